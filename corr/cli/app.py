@@ -1,0 +1,37 @@
+"""The Typer application and the options several commands share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="corr",
+    help="Correspondence engine for competitive Sudoku games: keep the move log, check "
+    "every move, render the board to send on.\n\n"
+    "Example: corr new combat game.corr --player Anna --player Ben; corr move game.corr '7 (5,4)'",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+LogFile = Annotated[Path, typer.Argument(help="The game log (.corr file).", show_default=False)]
+Format = Annotated[str, typer.Option("--format", "-f", help="text, html or json.")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+
+
+def out(text: str) -> None:
+    """Write text to stdout exactly as given."""
+    typer.echo(text, nl=False)
+
+
+def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
+    from corr.errors import UsageError
+
+    if fmt not in allowed:
+        raise UsageError(f"unknown format {fmt!r} (formats: {', '.join(allowed)})")
+    return fmt

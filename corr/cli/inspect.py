@@ -1,0 +1,153 @@
+"""Commands that only read: games, show, legal, log, replay, audit, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, out
+
+
+@app.command()
+def games(as_json: JsonFlag = False) -> None:
+    """List the games, their options and defaults.
+
+    Example: corr games --json
+    """
+    from corr.games import game_class, names
+
+    data = []
+    for name in names():
+        cls = game_class(name)
+        data.append(
+            {
+                "name": cls.name,
+                "title": cls.title,
+                "players": [cls.min_seats, cls.max_seats],
+                "options": {
+                    k: {"default": o.default, "choices": list(o.choices) if o.choices else None, "help": o.help}
+                    for k, o in cls.options.items()
+                },
+            }
+        )
+    if as_json:
+        out(json.dumps(data, indent=2) + "\n")
+        return
+    for g in data:
+        typer.echo(f"{g['name']}  {g['title']}, {g['players'][0]}-{g['players'][1]} players")
+        for key, o in g["options"].items():
+            choices = "|".join(o["choices"]) if o["choices"] else "..."
+            typer.echo(f"  -o {key}={choices}  (default {o['default']}): {o['help']}")
+
+
+@app.command()
+def show(
+    file: LogFile,
+    at: Annotated[Optional[int], typer.Option("--at", help="Show the position after this seq.")] = None,
+    fmt: Format = "text",
+) -> None:
+    """Show a position: the board, scores and whose turn it is.
+
+    Example: corr show game.corr --at 12 --format json
+    """
+    from corr import engine
+    from corr.errors import UsageError
+    from corr.render import render_position
+
+    check_format(fmt, ("text", "html", "json"))
+    rep = engine.load(file, upto=at)
+    if at is not None and not 0 <= at <= len(rep.log.records):
+        raise UsageError(f"--at {at} is outside the log (seq 0 to {len(rep.log.records)})")
+    out(render_position(rep, fmt))
+
+
+@app.command()
+def legal(file: LogFile, as_json: JsonFlag = False) -> None:
+    """List the moves the seat on turn may make.
+
+    Example: corr legal game.corr --json
+    """
+    from corr import engine
+
+    rep = engine.load(file)
+    seat = rep.game.to_move(rep.state)
+    moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
+    if as_json:
+        out(json.dumps({"seat": seat, "moves": moves}) + "\n")
+    elif seat is None:
+        typer.echo("the game is over: no moves")
+    else:
+        typer.echo(f"{seat} to move, {len(moves)} legal moves:")
+        typer.echo("\n".join(moves))
+
+
+@app.command("log")
+def log_cmd(file: LogFile) -> None:
+    """The game as numbered moves in notation, with conquests and challenges.
+
+    Example: corr log game.corr
+    """
+    from corr import engine
+    from corr.record_text import game_text
+
+    out(game_text(engine.load(file)))
+
+
+@app.command()
+def replay(
+    file: LogFile,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+) -> None:
+    """Show every position of the game, one after another.
+
+    Example: corr replay game.corr | less
+    """
+    from corr import engine
+    from corr.render import render_position
+
+    check_format(fmt, ("text", "json"))
+    log = engine.load(file).log
+    for seq in range(0, len(log.records) + 1):
+        rep = engine.replay(log, upto=seq)
+        out(render_position(rep, fmt))
+        if fmt == "text":
+            typer.echo("")
+
+
+@app.command()
+def audit(
+    file: LogFile,
+    as_json: JsonFlag = False,
+) -> None:
+    """Verify a log: chain, hashes, schema, turn order and every move against the rules.
+
+    Exit 0 when intact, 2 when corrupt or tampered. Example: corr audit game.corr --json
+    """
+    from corr.audit import audit as run_audit, summary
+
+    report = run_audit(file)
+    out(json.dumps(report, indent=2) + "\n" if as_json else summary(report))
+    if not report["intact"]:
+        raise typer.Exit(2)
+
+
+@app.command()
+def schema(
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Write the schema files into this folder.")] = None,
+) -> None:
+    """Print (or write) the JSON Schema of the log's header and record lines.
+
+    Example: corr schema --out schemas/
+    """
+    from corr.log.models import json_schemas
+
+    for filename, data in json_schemas().items():
+        text = json.dumps(data, indent=2) + "\n"
+        if out_dir is None:
+            out(text)
+        else:
+            (out_dir / filename).write_text(text)
+            typer.echo(f"wrote {out_dir / filename}")

@@ -1,0 +1,201 @@
+"""The engine: replays a log through its game, and turns a new move into records.
+
+The engine owns what every game shares: seats and turns, seq numbers and hashes,
+timestamps, and the rule that a refused move appends nothing. Games only judge moves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from corr import clock
+from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, UsageError
+from corr.games import game_class
+from corr.games.base import Action, Game, Outcome
+from corr.log import store
+from corr.log.models import Header, Record, Seat
+from corr.notation import Move, parse
+
+SEAT_LETTERS = "ABCDEF"
+ENGINE_TYPES = frozenset({"comment"})
+
+
+def state_hash(game: Game, state: Any) -> str:
+    return hashlib.sha256(game.state_key(state).encode()).hexdigest()
+
+
+@dataclass
+class Step:
+    """One replayed record with the action it carried and what it did."""
+
+    record: Record
+    action: Action
+    outcome: Outcome
+
+
+@dataclass
+class Replay:
+    """A log replayed up to some seq: the game, the position, and every step taken."""
+
+    log: store.GameLog
+    game: Game
+    state: Any
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def seq(self) -> int:
+        return self.steps[-1].record.seq if self.steps else 0
+
+    @property
+    def header(self) -> Header:
+        return self.log.header
+
+
+def make_game(header: Header) -> Game:
+    cls = game_class(header.game)
+    return cls(dict(header.options), [s.seat for s in header.seats])
+
+
+def to_action(record: Record) -> Action:
+    """Parse a record's notation into the action a game applies."""
+    move: Move | None = parse(record.move) if record.move is not None else None
+    return Action(record.seq, record.type, record.by, move, record.target)
+
+
+def check_turn(game: Game, state: Any, action: Action) -> None:
+    """The checks every game shares, made before the game sees the action."""
+    if action.type in ENGINE_TYPES:
+        return
+    if action.type not in game.record_types:
+        raise IllegalMove("", f"{game.title} has no {action.type!r} records")
+    if action.by not in game.seats:
+        raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(game.seats)})")
+    if action.type in game.turn_types:
+        on_turn = game.to_move(state)
+        if on_turn is None:
+            raise IllegalMove("", "the game is over")
+        if action.by != on_turn:
+            raise IllegalMove("", f"it is {on_turn}'s turn, not {action.by}'s")
+    if action.type == "move" and action.move is None:
+        raise UsageError("a move record needs a move")
+
+
+def apply(game: Game, state: Any, action: Action) -> Outcome:
+    check_turn(game, state, action)
+    if action.type in ENGINE_TYPES:
+        return Outcome()
+    return game.apply(state, action)
+
+
+def replay(log: store.GameLog, upto: int | None = None) -> Replay:
+    """Rebuild the position record by record, checking each against the rules and its
+    stored state hash; raises CorruptLog at the first record that does not hold."""
+    game = make_game(log.header)
+    state = game.initial()
+    result = Replay(log, game, state)
+    for record in log.records:
+        if upto is not None and record.seq > upto:
+            break
+        try:
+            action = to_action(record)
+            outcome = apply(game, state, action)
+        except NotationError as err:
+            raise CorruptLog(f"seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
+        except CorrError as err:
+            raise CorruptLog(
+                f"seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",
+                seq=record.seq,
+                kind="illegal",
+            ) from None
+        if state_hash(game, state) != record.state:
+            raise CorruptLog(
+                f"seq {record.seq}: the position after the record does not match its state hash: "
+                "the log was edited",
+                seq=record.seq,
+                kind="state",
+            )
+        result.steps.append(Step(record, action, outcome))
+    return result
+
+
+def load(path: Path | str, upto: int | None = None) -> Replay:
+    """Read and replay a log file."""
+    return replay(store.read(path), upto)
+
+
+def new_game(
+    path: Path | str,
+    game_name: str,
+    players: list[str],
+    options: dict[str, str],
+    emails: dict[str, str] | None = None,
+) -> Replay:
+    """Create a log with its header; seats A, B, ... in the order the players are given."""
+    cls = game_class(game_name)
+    if not cls.min_seats <= len(players) <= cls.max_seats:
+        raise UsageError(
+            f"{cls.title} is for {cls.min_seats}-{cls.max_seats} players; {len(players)} given (use --player per seat)"
+        )
+    resolved = cls.resolve_options(options)
+    seats = [
+        Seat(seat=SEAT_LETTERS[i], name=player, email=(emails or {}).get(SEAT_LETTERS[i]))
+        for i, player in enumerate(players)
+    ]
+    header = Header(
+        id=f"{cls.name}-{secrets.token_hex(4)}",
+        game=cls.name,
+        options=resolved,
+        seats=seats,
+        created=clock.stamp(),
+    )
+    log = store.create(path, header)
+    return replay(log)
+
+
+def act(
+    path: Path | str,
+    record_type: str,
+    by: str | None = None,
+    text: str | None = None,
+    target: int | None = None,
+    note: str | None = None,
+) -> tuple[Replay, list[Record]]:
+    """Validate one action against the log's current position and append it, with any
+    records the game makes by itself after it. A refused action appends nothing."""
+    with store.writing(path) as writer:
+        if writer.log.torn is not None:
+            raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
+        current = replay(writer.log)
+        game, state = current.game, current.state
+        seat = by or game.to_move(state)
+        if seat is None:
+            raise IllegalMove("", "the game is over")
+        move = parse(text) if text is not None else None
+        trial = game.clone(state)
+        stamp = clock.stamp()
+        prev = writer.log.tail_hash
+        seq = writer.log.next_seq
+        pending: list[tuple[Action, Outcome, Record]] = []
+        action = Action(seq, record_type, seat, move, target)
+        outcome = apply(game, trial, action)
+        record = Record(
+            seq=seq, type=record_type, by=seat, at=stamp, move=str(move) if move is not None else None,
+            target=target, note=note, prev=prev, state=state_hash(game, trial),
+        )
+        pending.append((action, outcome, record))
+        while auto := game.auto_actions(trial):
+            auto_type, auto_seat = auto[0]
+            prev = store.line_hash(store.dump(record))
+            seq += 1
+            action = Action(seq, auto_type, auto_seat)
+            outcome = apply(game, trial, action)
+            record = Record(seq=seq, type=auto_type, by=auto_seat, at=stamp, prev=prev, state=state_hash(game, trial))
+            pending.append((action, outcome, record))
+        writer.append([r for _, _, r in pending])
+        current.state = trial
+        current.steps.extend(Step(r, a, o) for a, o, r in pending)
+        return current, [r for _, _, r in pending]

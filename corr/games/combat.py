@@ -1,0 +1,308 @@
+"""SUDOKU-Combat (rules/combat.md): place tiles from a common supply, conquer fields.
+
+Rule numbers in messages and comments refer to rules/combat.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from corr.errors import IllegalMove
+from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.grid import Grid, describe_clashes
+from corr.geometry import ALL_DIGITS_MASK, DIGITS, cell_of, digits_of, name
+from corr.notation import Placement
+
+TILES_PER_DIGIT = 9  # 1.1
+
+
+@dataclass
+class LastPlacement:
+    """The newest placement: the one a challenge (4.1) can still reach."""
+
+    seq: int
+    by: str
+    cell: int
+    digit: int
+    conquered: tuple[int, ...]
+    illegal: IllegalMove | None
+    challenged: bool = False
+
+
+@dataclass
+class CombatState:
+    grid: Grid
+    conquered: dict[int, str] = field(default_factory=dict)  # field -> seat (3.5)
+    turn: int = 0  # index of the seat on turn (1.3)
+    placed: int = 0  # tiles placed in the current turn
+    bonus: dict[str, int] = field(default_factory=dict)  # extra tiles owed to a challenger (4.1)
+    last: LastPlacement | None = None
+    decided: bool = False  # 5.1: the leader can no longer be overtaken
+    over: bool = False
+    last_cell: int | None = None
+
+
+def setup_cells() -> list[int]:
+    """1.2: the centre of every field holds that field's number."""
+    cells = [0] * 81
+    for f in DIGITS:
+        cells[cell_of(f, 5)] = f
+    return cells
+
+
+class Combat(Game):
+    name = "combat"
+    title = "SUDOKU-Combat"
+    rules = "combat"
+    min_seats = 2
+    max_seats = 4
+    options = {
+        "conquest": Option(
+            "claim",
+            ("claim", "auto"),
+            "claim: a conquest counts only when its move carries `!` (3.5); auto: every conquest counts",
+        ),
+        "mode": Option(
+            "strict",
+            ("strict", "as-written"),
+            "strict: Sudoku-rule breaks are refused; as-written: they stand unless challenged (4.1)",
+        ),
+    }
+    record_types = frozenset({"move", "challenge"})
+    turn_types = frozenset({"move"})
+
+    # --- position -------------------------------------------------------------------
+    def initial(self) -> CombatState:
+        return CombatState(grid=Grid(setup_cells()), bonus={s: 0 for s in self.seats})
+
+    def clone(self, state: CombatState) -> CombatState:
+        return CombatState(
+            grid=state.grid.copy(),
+            conquered=dict(state.conquered),
+            turn=state.turn,
+            placed=state.placed,
+            bonus=dict(state.bonus),
+            last=state.last,
+            decided=state.decided,
+            over=state.over,
+            last_cell=state.last_cell,
+        )
+
+    def to_move(self, state: CombatState) -> str | None:
+        return None if state.over else self.seats[state.turn]
+
+    def supply(self, state: CombatState) -> dict[int, int]:
+        """1.1/1.2: tiles of each digit not on the board."""
+        counts = state.grid.counts
+        return {d: TILES_PER_DIGIT - counts[d] for d in DIGITS}
+
+    def _supply_mask(self, state: CombatState) -> int:
+        counts = state.grid.counts
+        mask = 0
+        for d in DIGITS:
+            if counts[d] < TILES_PER_DIGIT:
+                mask |= 1 << d
+        return mask
+
+    def state_key(self, state: CombatState) -> str:
+        conquered = "".join(state.conquered.get(f, ".") for f in DIGITS)
+        bonus = "".join(str(state.bonus.get(s, 0)) for s in self.seats)
+        last = f"{state.last.seq}{'c' if state.last.challenged else ''}" if state.last else "-"
+        flags = ("d" if state.decided else "") + ("o" if state.over else "")
+        return f"{state.grid.text()}|{conquered}|{state.turn}.{state.placed}|{bonus}|{last}|{flags}"
+
+    def board(self, state: CombatState) -> list[int]:
+        return state.grid.cells
+
+    # --- moves ----------------------------------------------------------------------
+    def legal_moves(self, state: CombatState) -> list[Placement]:
+        if state.over:
+            return []
+        supply = self._supply_mask(state)
+        cand = state.grid.cand
+        return [
+            Placement(d, c)
+            for c in sorted(range(81), key=lambda c: (c // 27, c % 9 // 3, c // 9 % 3, c % 3))
+            for d in digits_of(cand[c] & supply)
+        ]
+
+    def apply(self, state: CombatState, action: Action) -> Outcome:
+        if action.type == "move":
+            return self._place(state, action)
+        return self._challenge(state, action)
+
+    def check_placement(self, state: CombatState, move: Placement) -> IllegalMove | None:
+        """The Sudoku-rule break a placement would make (2.2), or None; raises for moves
+        that cannot be made at all (occupied place, empty supply)."""
+        grid = state.grid
+        occupant = grid.cells[move.cell]
+        if occupant:
+            raise IllegalMove("combat 2.1", f"{name(move.cell)} is occupied by a {occupant}", (move.cell,))
+        if grid.counts[move.digit] >= TILES_PER_DIGIT:
+            raise IllegalMove("combat 1.1", f"no {move.digit} is left in the supply: all nine are on the board")
+        if grid.fits(move.cell, move.digit):
+            return None
+        clashes = grid.clashes(move.cell, move.digit)
+        return IllegalMove(
+            "combat 2.2",
+            f"{move.digit} at {name(move.cell)} breaks the Sudoku rule: {describe_clashes(move.digit, clashes)}",
+            (move.cell,) + tuple(c for _, _, c in clashes),
+        )
+
+    def _place(self, state: CombatState, action: Action) -> Outcome:
+        move = action.move
+        if not isinstance(move, Placement):
+            raise IllegalMove("combat 2.1", f"a Combat move places a tile, written like 7 (5,4); got {move}")
+        grid = state.grid
+        illegal = self.check_placement(state, move)
+        if illegal is not None and self.opts["mode"] == "strict":
+            raise illegal
+        zeroed = grid.place(move.cell, move.digit)
+        conquests = self._conquests(state, zeroed)
+        credited = self._credit(state, move, conquests)
+        for f in credited:
+            state.conquered[f] = action.by
+        state.last = LastPlacement(action.seq, action.by, move.cell, move.digit, credited, illegal)
+        state.last_cell = move.cell
+        outcome = Outcome(
+            conquered=credited,
+            missed=tuple(f for f in conquests if f not in credited),
+            illegal=illegal,
+        )
+        state.placed += 1
+        if state.placed >= 1 + state.bonus.get(action.by, 0):
+            self._end_turn(state)
+        self._check_end(state)
+        return outcome
+
+    def _conquests(self, state: CombatState, zeroed: list[tuple[int, int]]) -> tuple[int, ...]:
+        """3.1-3.3: open fields where this placement removed a lacking digit's last place,
+        or the last place of any digit at all."""
+        grid = state.grid
+        found: set[int] = set()
+        for f, d in zeroed:
+            if f in state.conquered or f in found:
+                continue
+            if not grid.field_has(f) >> d & 1:  # 3.1: the field still lacks d, now nowhere to go
+                found.add(f)
+            elif not grid.placeable(f):  # 3.2: the last tile that could go into the field
+                found.add(f)
+        return tuple(sorted(found))
+
+    def _credit(self, state: CombatState, move: Placement, conquests: tuple[int, ...]) -> tuple[int, ...]:
+        """3.5: which conquests count, given the claim mark and the `conquest` option."""
+        claim = move.claim
+        if claim is not None:
+            if not claim and not conquests:
+                raise IllegalMove("combat 3.5", f"{move} claims a conquest, but the move conquers no field")
+            for f in claim:
+                if f not in conquests:
+                    raise IllegalMove(
+                        "combat 3.5",
+                        f"{move} claims field {f}, which the move does not conquer: {self.open_places(state, f)}",
+                    )
+        if self.opts["conquest"] == "auto" or claim == ():
+            return conquests
+        if claim is None:
+            return ()
+        return tuple(f for f in conquests if f in claim)
+
+    def open_places(self, state: CombatState, f: int) -> str:
+        """Where each digit field f lacks can still go: the evidence for a refused claim."""
+        if f in state.conquered:
+            return f"field {f} was conquered before, by {state.conquered[f]}"
+        grid = state.grid
+        parts = []
+        for d in digits_of(ALL_DIGITS_MASK & ~grid.field_has(f)):
+            places = grid.places_for(f, d)
+            parts.append(f"{d} at " + ",".join(name(c) for c in places) if places else f"{d} nowhere")
+        return "; ".join(parts) if parts else "the field is full"
+
+    def _end_turn(self, state: CombatState) -> None:
+        seat = self.seats[state.turn]
+        state.bonus[seat] = 0
+        state.placed = 0
+        state.turn = (state.turn + 1) % len(self.seats)
+        if state.decided and state.turn == 0:  # 5.1: the round is complete
+            state.over = True
+
+    def leader_safe(self, state: CombatState) -> bool:
+        """5.1: some seat's fields can no longer be overtaken by anyone else's."""
+        owned = {s: 0 for s in self.seats}
+        for seat in state.conquered.values():
+            owned[seat] += 1
+        open_fields = 9 - len(state.conquered)
+        best = max(owned.values())
+        leader = next(s for s in self.seats if owned[s] == best)
+        return all(owned[s] + open_fields <= best for s in self.seats if s != leader)
+
+    def _check_end(self, state: CombatState) -> None:
+        if not state.decided and self.leader_safe(state):
+            state.decided = True
+            if state.placed == 0 and state.turn == 0:  # decided by the round's last turn
+                state.over = True
+        if len(state.conquered) == 9:  # 5.2
+            state.over = True
+        # 2.3/5.2: board and supply are shared, so when the seat on turn cannot place,
+        # no seat can: the pass of 2.3 would go round for ever, and the game ends instead.
+        elif not state.grid.any_candidate(self._supply_mask(state)):
+            state.over = True
+
+    def _challenge(self, state: CombatState, action: Action) -> Outcome:
+        """4.1: a challenge of the last placement, before the next move is recorded."""
+        if self.opts["mode"] != "as-written":
+            raise IllegalMove("combat 4.1", "challenges exist only with mode=as-written; strict games refuse illegal tiles")
+        last = state.last
+        if last is None:
+            raise IllegalMove("combat 4.1", "there is no placement to challenge")
+        if action.target is not None and action.target != last.seq:
+            raise IllegalMove(
+                "combat 4.1",
+                f"too late to challenge seq {action.target}: the next move (seq {last.seq}) has been recorded",
+            )
+        if action.by == last.by:
+            raise IllegalMove("combat 4.1", "a player cannot challenge their own placement")
+        if last.illegal is None:
+            last.challenged = True
+            return Outcome(verdict="rejected", events=[f"challenge rejected: {last.digit} {name(last.cell)} keeps the Sudoku rule"])
+        grid = state.grid
+        grid.remove(last.cell)
+        for f in last.conquered:
+            state.conquered.pop(f, None)
+        state.bonus[action.by] = state.bonus.get(action.by, 0) + 1
+        state.last = None
+        state.decided = self.leader_safe(state)
+        state.over = False
+        self._check_end(state)
+        revoked = f"; conquest of field {','.join(map(str, last.conquered))} revoked" if last.conquered else ""
+        return Outcome(
+            verdict="upheld",
+            events=[
+                f"challenge upheld ({last.illegal.rule}): {last.digit} {name(last.cell)} goes back to the supply"
+                f"{revoked}; {action.by} places two tiles on their next turn"
+            ]
+        )
+
+    # --- result ---------------------------------------------------------------------
+    def scores(self, state: CombatState) -> dict[str, int]:
+        owned = {s: 0 for s in self.seats}
+        for seat in state.conquered.values():
+            owned[seat] += 1
+        return owned
+
+    def result(self, state: CombatState) -> Result:
+        scores = self.scores(state)
+        if not state.over:
+            return Result(False, (), scores)
+        best = max(scores.values())
+        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)  # 5.3
+
+    def describe(self, state: CombatState) -> dict[str, Any]:
+        return {
+            "conquered": {str(f): s for f, s in sorted(state.conquered.items())},
+            "supply": {str(d): n for d, n in self.supply(state).items()},
+            "tiles_this_turn": 1 + state.bonus.get(self.seats[state.turn], 0) - state.placed
+            if not state.over
+            else 0,
+        }

@@ -1,0 +1,151 @@
+"""A 9x9 Sudoku grid that keeps its candidates up to date as tiles are placed.
+
+Games ask two questions after every placement: where can each digit still go, and which
+field just lost its last place for some digit. Keeping per-cell candidate masks and
+per-field counts incrementally answers both in a few dozen operations per move, which
+is what makes replaying thousands of records cheap.
+"""
+
+from __future__ import annotations
+
+from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name
+
+_ROW = [c // 9 for c in range(81)]
+_COL = [c % 9 for c in range(81)]
+_BOX = [FIELD_OF[c] - 1 for c in range(81)]
+
+
+class Grid:
+    """Cells, unit masks, candidate masks and per-field candidate counts."""
+
+    __slots__ = ("cells", "rows", "cols", "boxes", "cand", "fcount", "counts")
+
+    def __init__(self, cells: list[int] | None = None) -> None:
+        self.cells = list(cells) if cells is not None else [0] * 81
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Recompute everything from `cells` (after a tile is taken back)."""
+        cells = self.cells
+        rows = [0] * 9
+        cols = [0] * 9
+        boxes = [0] * 9
+        counts = [0] * 10
+        for c, d in enumerate(cells):
+            if d:
+                bit = 1 << d
+                rows[_ROW[c]] |= bit
+                cols[_COL[c]] |= bit
+                boxes[_BOX[c]] |= bit
+                counts[d] += 1
+        cand = [0] * 81
+        fcount = [[0] * 10 for _ in range(10)]
+        for c in range(81):
+            if not cells[c]:
+                mask = ALL_DIGITS_MASK & ~(rows[_ROW[c]] | cols[_COL[c]] | boxes[_BOX[c]])
+                cand[c] = mask
+                counter = fcount[_BOX[c] + 1]
+                for d in DIGITS:
+                    if mask >> d & 1:
+                        counter[d] += 1
+        self.rows, self.cols, self.boxes, self.counts = rows, cols, boxes, counts
+        self.cand, self.fcount = cand, fcount
+
+    def copy(self) -> Grid:
+        other = Grid.__new__(Grid)
+        other.cells = self.cells[:]
+        other.rows = self.rows[:]
+        other.cols = self.cols[:]
+        other.boxes = self.boxes[:]
+        other.counts = self.counts[:]
+        other.cand = self.cand[:]
+        other.fcount = [row[:] for row in self.fcount]
+        return other
+
+    def place(self, cell: int, digit: int) -> list[tuple[int, int]]:
+        """Put `digit` on the empty `cell`; return the (field, digit) pairs whose last
+        candidate place this removed."""
+        zeroed: list[tuple[int, int]] = []
+        cand = self.cand
+        fcount = self.fcount
+        own = cand[cell]
+        field = _BOX[cell] + 1
+        if own:
+            counter = fcount[field]
+            for d in DIGITS:
+                if own >> d & 1:
+                    counter[d] -= 1
+                    if not counter[d]:
+                        zeroed.append((field, d))
+            cand[cell] = 0
+        bit = 1 << digit
+        self.cells[cell] = digit
+        self.rows[_ROW[cell]] |= bit
+        self.cols[_COL[cell]] |= bit
+        self.boxes[field - 1] |= bit
+        self.counts[digit] += 1
+        for p in PEERS[cell]:
+            if cand[p] & bit:
+                cand[p] ^= bit
+                counter = fcount[_BOX[p] + 1]
+                counter[digit] -= 1
+                if not counter[digit]:
+                    zeroed.append((_BOX[p] + 1, digit))
+        return zeroed
+
+    def remove(self, cell: int) -> None:
+        """Take a tile back off the board."""
+        self.cells[cell] = 0
+        self.rebuild()
+
+    def field_has(self, field: int) -> int:
+        """Mask of the digits already in a field."""
+        return self.boxes[field - 1]
+
+    def placeable(self, field: int) -> int:
+        """Mask of the digits that can still legally go somewhere in a field."""
+        counter = self.fcount[field]
+        mask = 0
+        for d in DIGITS:
+            if counter[d]:
+                mask |= 1 << d
+        return mask
+
+    def places_for(self, field: int, digit: int) -> list[int]:
+        """The empty cells of a field where `digit` may legally go."""
+        bit = 1 << digit
+        return [c for c in FIELD_CELLS[field] if self.cand[c] & bit]
+
+    def fits(self, cell: int, digit: int) -> bool:
+        """Whether `digit` on the empty `cell` keeps the Sudoku rule."""
+        return bool(self.cand[cell] >> digit & 1)
+
+    def clashes(self, cell: int, digit: int) -> list[tuple[str, int, int]]:
+        """(unit kind, unit number, cell) for each tile of `digit` the placement would repeat."""
+        found: list[tuple[str, int, int]] = []
+        for kind, number, cells in (
+            ("row", _ROW[cell] + 1, ROW_CELLS[_ROW[cell]]),
+            ("column", _COL[cell] + 1, COL_CELLS[_COL[cell]]),
+            ("field", _BOX[cell] + 1, FIELD_CELLS[_BOX[cell] + 1]),
+        ):
+            for c in cells:
+                if c != cell and self.cells[c] == digit:
+                    found.append((kind, number, c))
+        return found
+
+    def any_candidate(self, digits_mask: int = ALL_DIGITS_MASK) -> bool:
+        """Whether some empty cell takes some digit of `digits_mask`."""
+        for mask in self.cand:
+            if mask & digits_mask:
+                return True
+        return False
+
+    def text(self) -> str:
+        """The 81 cells as digits and dots, row by row."""
+        return "".join(str(d) if d else "." for d in self.cells)
+
+
+def describe_clashes(digit: int, clashes: list[tuple[str, int, int]]) -> str:
+    """`a 7 already stands at (4,6) in row 4 and at (5,1) in field 5`."""
+    parts = [f"at {name(c)} in {kind} {number}" for kind, number, c in clashes]
+    return f"a {digit} already stands " + " and ".join(parts)

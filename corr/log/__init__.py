@@ -1,0 +1,1 @@
+"""The game log: pydantic line models and the append-only file store."""

@@ -1,0 +1,85 @@
+"""The log's two line shapes, header and record, as pydantic models.
+
+These models are the single source of the log format: the JSON Schema in `schemas/` is
+generated from them, and every line read from disk is validated by them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FORMAT_VERSION = 1
+HEX64 = r"^[0-9a-f]{64}$"
+STAMP = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
+SEAT = r"^[A-F]$"
+
+RecordType = Literal[
+    "move",
+    "pass",
+    "challenge",
+    "ruling",
+    "resign",
+    "draw-offer",
+    "draw-accept",
+    "timeout",
+    "vacation",
+    "reveal",
+    "comment",
+]
+
+
+class Seat(BaseModel):
+    """One player's chair at the table: seat letter, name, and how to reach and verify them."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: str = Field(pattern=SEAT, description="Seat letter: A moves first.")
+    name: str = Field(min_length=1, max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    key: str | None = Field(default=None, description="Public key, when moves are signed.")
+
+
+class Header(BaseModel):
+    """Line 1 of a log: what game, which options, who plays. Never rewritten."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    corr: Literal[1] = Field(default=FORMAT_VERSION, description="Log format version.")
+    type: Literal["header"] = "header"
+    id: str = Field(pattern=r"^[0-9a-z-]{4,64}$", description="Game id, used in mail subjects.")
+    game: str = Field(pattern=r"^[a-z]+$", description="Registered game name.")
+    options: dict[str, str] = Field(default_factory=dict, description="Rule options, all resolved.")
+    seats: list[Seat] = Field(min_length=1, max_length=6)
+    time_control: dict[str, int | str] | None = None
+    created: str = Field(pattern=STAMP)
+
+
+class Record(BaseModel):
+    """One event after the header: a move, pass, challenge, ruling, ...
+
+    `prev` chains each line to the exact bytes of the line before it; `state` is the hash
+    of the position after the record, so replay can prove it reaches the same place.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: int = Field(ge=1)
+    type: RecordType
+    by: str = Field(pattern=r"^([A-F]|host|referee)$")
+    at: str = Field(pattern=STAMP)
+    move: str | None = Field(default=None, max_length=100)
+    target: int | None = Field(default=None, ge=1, description="The seq a challenge or ruling is about.")
+    note: str | None = Field(default=None, max_length=2000)
+    prev: str = Field(pattern=HEX64)
+    state: str = Field(pattern=HEX64)
+    sig: str | None = None
+
+
+def json_schemas() -> dict[str, dict]:
+    """The JSON Schema of each line shape, as written to `schemas/`."""
+    return {
+        "header.schema.json": Header.model_json_schema(),
+        "record.schema.json": Record.model_json_schema(),
+    }

@@ -1,0 +1,217 @@
+"""Reading, creating and appending game logs on disk.
+
+A log is JSON Lines: a header, then records chained by SHA-256 of the previous line's
+exact bytes. Appends happen under an exclusive `flock`, after checking that the file's
+tail is still the one the writer based its record on, as one whole line, flushed and
+fsynced. Reads take a shared lock so they never see half a line being written.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from pydantic import ValidationError
+
+from corr.errors import CorruptLog, UsageError
+from corr.log.models import Header, Record
+
+
+def line_hash(raw: bytes) -> str:
+    """SHA-256 of one line's exact bytes (without its newline), as hex."""
+    return hashlib.sha256(raw).hexdigest()
+
+
+def dump(model: Header | Record) -> bytes:
+    """The canonical one-line JSON of a header or record (no newline)."""
+    return json.dumps(
+        model.model_dump(exclude_none=True), separators=(",", ":"), ensure_ascii=False
+    ).encode()
+
+
+@dataclass
+class GameLog:
+    """A log as read from disk: parsed lines plus the raw bytes the chain is over."""
+
+    path: Path
+    header: Header
+    header_raw: bytes
+    records: list[Record] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
+    torn: bytes | None = None  # bytes after the last newline: a write that never finished
+    size: int = 0  # bytes of complete lines
+
+    @property
+    def tail_hash(self) -> str:
+        """The hash the next record's `prev` must carry."""
+        return line_hash(self.raw[-1] if self.raw else self.header_raw)
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.records) + 1
+
+
+def _error_text(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(x) for x in first.get("loc", ())) or "line"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+def parse(data: bytes, path: Path) -> GameLog:
+    """Parse and chain-check a whole log; raises CorruptLog naming the first bad line."""
+    if not data:
+        raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    torn = tail if tail else None
+    if not lines:
+        raise CorruptLog(f"{path}: no complete header line (the file was torn while written)", kind="torn")
+    try:
+        header = Header.model_validate_json(lines[0])
+    except ValidationError as err:
+        raise CorruptLog(f"{path}: line 1 is not a valid corr header ({_error_text(err)})", kind="schema") from None
+    log = GameLog(path=path, header=header, header_raw=lines[0], torn=torn, size=len(data) - len(tail))
+    prev = line_hash(lines[0])
+    validate = Record.model_validate_json
+    for number, raw in enumerate(lines[1:], start=2):
+        try:
+            record = validate(raw)
+        except ValidationError as err:
+            seq = len(log.records) + 1
+            raise CorruptLog(
+                f"{path}: line {number} (seq {seq}) is not a valid record ({_error_text(err)})", seq=seq, kind="schema"
+            ) from None
+        expected_seq = len(log.records) + 1
+        if record.seq != expected_seq:
+            raise CorruptLog(
+                f"{path}: line {number} has seq {record.seq}, expected {expected_seq} (records removed or reordered)",
+                seq=record.seq,
+                kind="seq",
+            )
+        if record.prev != prev:
+            raise CorruptLog(
+                f"{path}: seq {record.seq} does not chain to the line before it (prev hash differs): "
+                "the log was edited",
+                seq=record.seq,
+                kind="chain",
+            )
+        prev = line_hash(raw)
+        log.records.append(record)
+        log.raw.append(raw)
+    return log
+
+
+def _open_error(path: Path, err: OSError) -> UsageError:
+    if isinstance(err, FileNotFoundError):
+        return UsageError(f"no such game log: {path}")
+    if isinstance(err, IsADirectoryError):
+        return UsageError(f"{path} is a directory, not a game log")
+    return UsageError(f"cannot open {path}: {err.strerror}")
+
+
+def read(path: Path | str) -> GameLog:
+    """Read a log under a shared lock and check its chain."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            fcntl.flock(f, fcntl.LOCK_SH)
+            data = f.read()
+    except OSError as err:
+        raise _open_error(path, err) from None
+    return parse(data, path)
+
+
+def create(path: Path | str, header: Header) -> GameLog:
+    """Write a new log holding only its header; refuses to overwrite an existing file."""
+    path = Path(path)
+    raw = dump(header)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; choose another file name") from None
+    except OSError as err:
+        raise _open_error(path, err) from None
+    try:
+        os.write(fd, raw + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return GameLog(path=path, header=header, header_raw=raw, size=len(raw) + 1)
+
+
+class Writer:
+    """An open, exclusively locked log: read once, then append whole lines."""
+
+    def __init__(self, f, log: GameLog) -> None:
+        self._f = f
+        self.log = log
+
+    def append(self, records: list[Record], expected_prev: str | None = None) -> list[bytes]:
+        """Append records whose chain starts at `expected_prev` (default: the tail read).
+
+        Refuses when the file's tail is not the one the records were built on, so two
+        writers can never both extend the same position.
+        """
+        log = self.log
+        if expected_prev is not None and expected_prev != log.tail_hash:
+            raise UsageError(
+                f"{log.path}: the log changed: expected to append after {expected_prev[:12]}, "
+                f"its tail is {log.tail_hash[:12]} (seq {len(log.records)})"
+            )
+        if log.torn is not None:
+            raise CorruptLog(f"{log.path}: the last line is torn; run `corr repair` before appending", kind="torn")
+        lines = [dump(r) for r in records]
+        prev = log.tail_hash
+        for record, raw in zip(records, lines):
+            if record.prev != prev or record.seq != log.next_seq:
+                raise UsageError(f"{log.path}: record seq {record.seq} does not continue the log")
+            log.records.append(record)
+            log.raw.append(raw)
+            prev = line_hash(raw)
+        blob = b"".join(raw + b"\n" for raw in lines)
+        self._f.seek(log.size)
+        self._f.write(blob)
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        log.size += len(blob)
+        return lines
+
+
+@contextmanager
+def writing(path: Path | str) -> Iterator[Writer]:
+    """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block."""
+    path = Path(path)
+    try:
+        f = open(path, "r+b")
+    except OSError as err:
+        raise _open_error(path, err) from None
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        log = parse(f.read(), path)
+        yield Writer(f, log)
+
+
+def repair(path: Path | str) -> bytes | None:
+    """Cut a torn last line off a log (saving it beside as `FILE.torn`); returns what was cut."""
+    path = Path(path)
+    try:
+        f = open(path, "r+b")
+    except OSError as err:
+        raise _open_error(path, err) from None
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        data = f.read()
+        log = parse(data, path)
+        if log.torn is None:
+            return None
+        Path(f"{path}.torn").write_bytes(log.torn)
+        f.truncate(log.size)
+        f.flush()
+        os.fsync(f.fileno())
+        return log.torn

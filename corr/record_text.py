@@ -1,0 +1,45 @@
+"""A game as text, PGN-like: tag pairs, then one numbered line per record."""
+
+from __future__ import annotations
+
+from corr.engine import Replay, Step
+
+
+def step_text(step: Step) -> str:
+    """`12. A  7 (3,4) !  conquers 3` - one record with what it did."""
+    record, outcome = step.record, step.outcome
+    what = record.move if record.type == "move" else record.type
+    if record.type == "challenge" and record.target:
+        what = f"challenge of {record.target}"
+    notes = []
+    if outcome.conquered:
+        notes.append("conquers " + ",".join(map(str, outcome.conquered)))
+    if outcome.missed:
+        notes.append("misses " + ",".join(map(str, outcome.missed)))
+    if outcome.verdict:
+        notes.append(outcome.verdict)
+    tail = f"  {{{'; '.join(notes)}}}" if notes else ""
+    return f"{record.seq:>3}. {record.by}  {what}{tail}"
+
+
+def game_text(rep: Replay) -> str:
+    header = rep.header
+    result = rep.game.result(rep.state)
+    if result.over:
+        outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
+    else:
+        outcome = "*"
+    tags = [
+        ("Game", rep.game.title),
+        ("Id", header.id),
+        ("Created", header.created),
+        *((s.seat, s.name) for s in header.seats),
+        ("Options", " ".join(f"{k}={v}" for k, v in header.options.items())),
+        ("Scores", " ".join(f"{s}={n}" for s, n in result.scores.items())),
+        ("Result", outcome),
+    ]
+    lines = [f'[{key} "{value}"]' for key, value in tags]
+    lines.append("")
+    lines.extend(step_text(step) for step in rep.steps)
+    lines.append(outcome)
+    return "\n".join(lines) + "\n"

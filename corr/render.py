@@ -1,0 +1,51 @@
+"""Boards as text or HTML through the Jinja2 templates in `templates/`.
+
+Templates ship inside the wheel as `corr/templates`; in a source checkout they are read
+from the repository's top-level `templates/`. HTML output is autoescaped.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from corr.engine import Replay
+from corr.view import board_rows, position
+
+FORMATS = ("text", "html", "json")
+
+
+def resource_dir(kind: str) -> Path:
+    """`templates` or `schemas`: inside the installed package, else in the checkout."""
+    here = Path(__file__).resolve().parent
+    installed = here / kind
+    return installed if installed.is_dir() else here.parent / kind
+
+
+@lru_cache(maxsize=1)
+def environment():  # -> jinja2.Environment; jinja2 is imported only when rendering
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _template_name(game: str, fmt: str) -> str:
+    return f"{game}.{'txt' if fmt == 'text' else 'html'}"
+
+
+def render_position(rep: Replay, fmt: str = "text") -> str:
+    """A position in one of FORMATS."""
+    data = position(rep)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    context: dict[str, Any] = {"p": data, "rows": board_rows(rep)}
+    return environment().get_template(_template_name(rep.header.game, fmt)).render(context)
