@@ -127,14 +127,13 @@ def load(path: Path | str, upto: int | None = None) -> Replay:
     return replay(store.read(path), upto)
 
 
-def new_game(
-    path: Path | str,
+def make_header(
     game_name: str,
     players: list[str],
     options: dict[str, str],
     emails: dict[str, str] | None = None,
-) -> Replay:
-    """Create a log with its header; seats A, B, ... in the order the players are given."""
+) -> Header:
+    """A checked header for a new game; seats A, B, ... in the order the players are given."""
     cls = game_class(game_name)
     if not cls.min_seats <= len(players) <= cls.max_seats:
         raise UsageError(
@@ -145,15 +144,65 @@ def new_game(
         Seat(seat=SEAT_LETTERS[i], name=player, email=(emails or {}).get(SEAT_LETTERS[i]))
         for i, player in enumerate(players)
     ]
-    header = Header(
+    return Header(
         id=f"{cls.name}-{secrets.token_hex(4)}",
         game=cls.name,
         options=resolved,
         seats=seats,
         created=clock.stamp(),
     )
-    log = store.create(path, header)
-    return replay(log)
+
+
+def new_game(path: Path | str, game_name: str, players: list[str], options: dict[str, str]) -> Replay:
+    """Create a log file holding the header of a new game."""
+    return replay(store.create(path, make_header(game_name, players, options)))
+
+
+def start(header: Header) -> Replay:
+    """A new game in memory only (simulations, benchmarks, tests)."""
+    raw = store.dump(header)
+    return replay(store.GameLog(path=Path(f"<{header.id}>"), header=header, header_raw=raw, size=len(raw) + 1))
+
+
+def extend(
+    current: Replay,
+    record_type: str,
+    by: str | None = None,
+    move: Move | None = None,
+    target: int | None = None,
+    note: str | None = None,
+) -> list[Record]:
+    """Check one action against the current position and return the records it makes
+    (with any the game then makes by itself). Nothing changes when the action is refused;
+    otherwise the replay moves on to the new position. Writing the records is the caller's."""
+    game = current.game
+    seat = by or game.to_move(current.state)
+    if seat is None:
+        raise IllegalMove("", "the game is over")
+    trial = game.clone(current.state)
+    stamp = clock.stamp()
+    prev = current.log.tail_hash
+    seq = current.log.next_seq
+    steps: list[Step] = []
+    action = Action(seq, record_type, seat, move, target)
+    while True:
+        outcome = apply(game, trial, action)
+        record = Record(
+            seq=seq, type=action.type, by=action.by, at=stamp,
+            move=str(action.move) if action.move is not None else None,
+            target=action.target, note=note, prev=prev, state=state_hash(game, trial),
+        )
+        steps.append(Step(record, action, outcome))
+        auto = game.auto_actions(trial)
+        if not auto:
+            break
+        prev = store.line_hash(store.dump(record))
+        seq += 1
+        note = None
+        action = Action(seq, auto[0][0], auto[0][1])
+    current.state = trial
+    current.steps.extend(steps)
+    return [step.record for step in steps]
 
 
 def act(
@@ -164,38 +213,13 @@ def act(
     target: int | None = None,
     note: str | None = None,
 ) -> tuple[Replay, list[Record]]:
-    """Validate one action against the log's current position and append it, with any
-    records the game makes by itself after it. A refused action appends nothing."""
+    """Validate one action against the log on disk and append it under the log's lock.
+    A refused action appends nothing."""
+    move = parse(text) if text is not None else None
     with store.writing(path) as writer:
         if writer.log.torn is not None:
             raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
         current = replay(writer.log)
-        game, state = current.game, current.state
-        seat = by or game.to_move(state)
-        if seat is None:
-            raise IllegalMove("", "the game is over")
-        move = parse(text) if text is not None else None
-        trial = game.clone(state)
-        stamp = clock.stamp()
-        prev = writer.log.tail_hash
-        seq = writer.log.next_seq
-        pending: list[tuple[Action, Outcome, Record]] = []
-        action = Action(seq, record_type, seat, move, target)
-        outcome = apply(game, trial, action)
-        record = Record(
-            seq=seq, type=record_type, by=seat, at=stamp, move=str(move) if move is not None else None,
-            target=target, note=note, prev=prev, state=state_hash(game, trial),
-        )
-        pending.append((action, outcome, record))
-        while auto := game.auto_actions(trial):
-            auto_type, auto_seat = auto[0]
-            prev = store.line_hash(store.dump(record))
-            seq += 1
-            action = Action(seq, auto_type, auto_seat)
-            outcome = apply(game, trial, action)
-            record = Record(seq=seq, type=auto_type, by=auto_seat, at=stamp, prev=prev, state=state_hash(game, trial))
-            pending.append((action, outcome, record))
-        writer.append([r for _, _, r in pending])
-        current.state = trial
-        current.steps.extend(Step(r, a, o) for a, o, r in pending)
-        return current, [r for _, _, r in pending]
+        records = extend(current, record_type, by, move, target, note)
+        writer.append(records)
+        return current, records

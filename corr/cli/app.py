@@ -19,7 +19,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-LogFile = Annotated[Path, typer.Argument(help="The game log (.corr file).", show_default=False)]
+LogFile = Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 

@@ -145,6 +145,24 @@ def create(path: Path | str, header: Header) -> GameLog:
     return GameLog(path=path, header=header, header_raw=raw, size=len(raw) + 1)
 
 
+def add(log: GameLog, records: list[Record]) -> list[bytes]:
+    """Extend a log in memory (not on disk) by records that continue its chain."""
+    lines = [dump(r) for r in records]
+    prev = log.tail_hash
+    for record, raw in zip(records, lines):
+        if record.prev != prev or record.seq != log.next_seq:
+            raise UsageError(f"{log.path}: record seq {record.seq} does not continue the log")
+        log.records.append(record)
+        log.raw.append(raw)
+        prev = line_hash(raw)
+    return lines
+
+
+def text(log: GameLog) -> bytes:
+    """The whole log as file bytes."""
+    return b"".join(raw + b"\n" for raw in [log.header_raw, *log.raw])
+
+
 class Writer:
     """An open, exclusively locked log: read once, then append whole lines."""
 
@@ -166,14 +184,7 @@ class Writer:
             )
         if log.torn is not None:
             raise CorruptLog(f"{log.path}: the last line is torn; run `corr repair` before appending", kind="torn")
-        lines = [dump(r) for r in records]
-        prev = log.tail_hash
-        for record, raw in zip(records, lines):
-            if record.prev != prev or record.seq != log.next_seq:
-                raise UsageError(f"{log.path}: record seq {record.seq} does not continue the log")
-            log.records.append(record)
-            log.raw.append(raw)
-            prev = line_hash(raw)
+        lines = add(log, records)
         blob = b"".join(raw + b"\n" for raw in lines)
         self._f.seek(log.size)
         self._f.write(blob)
