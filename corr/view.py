@@ -1,15 +1,67 @@
 """What a position looks like to people and scripts: one plain dict per position.
 
 `show --format json`, the text board and the HTML board are all made from this dict,
-so they never disagree about a position.
+so they never disagree about a position. Decisions (who owns a cell, what the last
+move did, how a name fits one line) are made here; the templates only lay them out.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from corr.engine import Replay
 from corr.geometry import FIELD_OF, PLACE_OF, name
+
+#: Longest seat name a text board prints: keeps every line within 80 columns even with
+#: the 200-character names the header allows.
+SHORT_NAME = 24
+
+
+def _columns(ch: str) -> int:
+    """Terminal columns a character takes: wide East Asian ones 2, combining marks 0."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def short_name(text: str, width: int = SHORT_NAME) -> str:
+    """A seat name made safe for one line of a text board: control characters (a newline
+    or a terminal escape in a name from a mail) become spaces, and a name wider than
+    `width` columns is cut and ends in `...`."""
+    flat = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    flat = " ".join(flat.split())
+    if sum(map(_columns, flat)) <= width:
+        return flat
+    kept: list[str] = []
+    used = 0
+    for ch in flat:
+        used += _columns(ch)
+        if used > width - 3:
+            break
+        kept.append(ch)
+    return "".join(kept).rstrip() + "..."
+
+
+def _last_move(rep: Replay) -> dict[str, Any] | None:
+    """The newest record and what it did that every player may see.
+
+    A missed conquest and an illegal tile (mode=as-written, 4.1) are left out: noticing
+    them is the other players' part of the game.
+    """
+    if not rep.steps:
+        return None
+    step = rep.steps[-1]
+    record, outcome = step.record, step.outcome
+    return {
+        "seq": record.seq,
+        "type": record.type,
+        "by": record.by,
+        "move": record.move,
+        "target": record.target,
+        "conquered": list(outcome.conquered),
+        "verdict": outcome.verdict,
+    }
 
 
 def position(rep: Replay) -> dict[str, Any]:
@@ -17,10 +69,6 @@ def position(rep: Replay) -> dict[str, Any]:
     game, state, header = rep.game, rep.state, rep.header
     result = game.result(state)
     board = game.board(state)
-    last = rep.steps[-1] if rep.steps else None
-    last_move = None
-    if last is not None:
-        last_move = {"seq": last.record.seq, "type": last.record.type, "by": last.record.by, "move": last.record.move}
     data: dict[str, Any] = {
         "game": header.game,
         "title": game.title,
@@ -31,18 +79,25 @@ def position(rep: Replay) -> dict[str, Any]:
         "winners": list(result.winners),
         "scores": result.scores,
         "board": "".join(str(d) if d else "." for d in board),
-        "seats": [{"seat": s.seat, "name": s.name} for s in header.seats],
+        "seats": [{"seat": s.seat, "name": s.name, "short": short_name(s.name)} for s in header.seats],
         "options": dict(header.options),
-        "last": last_move,
+        "last": _last_move(rep),
     }
     data.update(game.describe(state))
     return data
 
 
 def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
-    """The 9x9 board as rows of cells with what the templates mark on them."""
-    board = rep.game.board(rep.state)
-    last_cell = getattr(rep.state, "last_cell", None)
+    """The 9x9 board as rows of cells with what the templates mark on them.
+
+    `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
+    stood there from the start, `owner` is the seat that conquered the cell's field.
+    """
+    game, state = rep.game, rep.state
+    board = game.board(state)
+    start = game.board(game.initial())
+    owners = {int(f): s for f, s in game.describe(state).get("conquered", {}).items()}
+    last_cell = getattr(state, "last_cell", None)
     rows = []
     for r in range(9):
         row = []
@@ -54,7 +109,11 @@ def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
                     "field": FIELD_OF[cell],
                     "place": PLACE_OF[cell],
                     "name": name(cell),
+                    "row": r + 1,
+                    "col": c + 1,
                     "last": cell == last_cell,
+                    "given": bool(start[cell]) and start[cell] == board[cell],
+                    "owner": owners.get(FIELD_OF[cell]),
                 }
             )
         rows.append(row)
