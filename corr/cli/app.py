@@ -11,7 +11,10 @@ app = typer.Typer(
     name="corr",
     help="Correspondence engine for competitive Sudoku games: keep the move log, check "
     "every move, render the board to send on.\n\n"
-    "Example: corr new combat game.corr --player Anna --player Ben; corr move game.corr '7 (5,4)'",
+    "Exit codes: 0 ok, 1 refused move or bad usage, 2 corrupt or tampered log.\n\n"
+    "\b\nExample:\n"
+    "  corr new combat game.corr --player Anna --player Ben\n"
+    "  corr move game.corr '7 (5,4)'",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -20,7 +23,7 @@ app = typer.Typer(
 )
 
 LogFile = Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)]
-Format = Annotated[str, typer.Option("--format", "-f", help="text, html or json.")]
+Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 
 

@@ -11,11 +11,28 @@ import typer
 from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, out
 
 
+def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
+    """Replay a log for a read-only command; a torn last line is left out and reported."""
+    from corr import engine
+
+    rep = engine.load(file, upto=upto)
+    torn = rep.log.torn
+    if torn is not None:
+        typer.echo(
+            f"corr: warning: {file}: the last line is torn ({len(torn)} bytes of a write that never "
+            f"finished) and was left out; run `corr repair {file}`",
+            err=True,
+        )
+    return rep
+
+
 @app.command()
 def games(as_json: JsonFlag = False) -> None:
     """List the games, their options and defaults.
 
-    Example: corr games --json
+    \b
+    Example:
+      corr games --json
     """
     from corr.games import game_class, names
 
@@ -46,19 +63,20 @@ def games(as_json: JsonFlag = False) -> None:
 @app.command()
 def show(
     file: LogFile,
-    at: Annotated[Optional[int], typer.Option("--at", help="Show the position after this seq.")] = None,
+    at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Show the position after this seq.")] = None,
     fmt: Format = "text",
 ) -> None:
     """Show a position: the board, scores and whose turn it is.
 
-    Example: corr show game.corr --at 12 --format json
+    \b
+    Example:
+      corr show game.corr --at 12 --format json
     """
-    from corr import engine
     from corr.errors import UsageError
     from corr.render import render_position
 
     check_format(fmt, ("text", "html", "json"))
-    rep = engine.load(file, upto=at)
+    rep = _load(file, upto=at)
     if at is not None and not 0 <= at <= len(rep.log.records):
         raise UsageError(f"--at {at} is outside the log (seq 0 to {len(rep.log.records)})")
     out(render_position(rep, fmt))
@@ -68,11 +86,13 @@ def show(
 def legal(file: LogFile, as_json: JsonFlag = False) -> None:
     """List the moves the seat on turn may make.
 
-    Example: corr legal game.corr --json
-    """
-    from corr import engine
+    With --json: {"seat": "A", "moves": ["2 (1,1)", ...]}; seat is null when the game is over.
 
-    rep = engine.load(file)
+    \b
+    Example:
+      corr legal game.corr --json
+    """
+    rep = _load(file)
     seat = rep.game.to_move(rep.state)
     moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
     if as_json:
@@ -88,28 +108,31 @@ def legal(file: LogFile, as_json: JsonFlag = False) -> None:
 def log_cmd(file: LogFile) -> None:
     """The game as numbered moves in notation, with conquests and challenges.
 
-    Example: corr log game.corr
+    \b
+    Example:
+      corr log game.corr
     """
-    from corr import engine
     from corr.record_text import game_text
 
-    out(game_text(engine.load(file)))
+    out(game_text(_load(file)))
 
 
 @app.command()
 def replay(
     file: LogFile,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
 ) -> None:
     """Show every position of the game, one after another.
 
-    Example: corr replay game.corr | less
+    \b
+    Example:
+      corr replay game.corr | less
     """
     from corr import engine
     from corr.render import render_position
 
     check_format(fmt, ("text", "json"))
-    log = engine.load(file).log
+    log = _load(file).log
     for seq in range(0, len(log.records) + 1):
         rep = engine.replay(log, upto=seq)
         out(render_position(rep, fmt))
@@ -124,7 +147,12 @@ def audit(
 ) -> None:
     """Verify a log: chain, hashes, schema, turn order and every move against the rules.
 
-    Exit 0 when intact, 2 when corrupt or tampered. Example: corr audit game.corr --json
+    Exit 0 when the log is intact, 2 when it is corrupt or tampered with (edited,
+    reordered, truncated, torn, forged). With --json, `findings` lists {seq, kind, detail}.
+
+    \b
+    Example:
+      corr audit game.corr --json
     """
     from corr.audit import audit as run_audit, summary
 
@@ -136,11 +164,15 @@ def audit(
 
 @app.command()
 def schema(
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Write the schema files into this folder.")] = None,
+    out_dir: Annotated[
+        Optional[Path], typer.Option("--out", metavar="DIR", help="Write the schema files into this folder.")
+    ] = None,
 ) -> None:
     """Print (or write) the JSON Schema of the log's header and record lines.
 
-    Example: corr schema --out schemas/
+    \b
+    Example:
+      corr schema --out schemas/
     """
     from corr.log.models import json_schemas
 

@@ -24,19 +24,28 @@ def _parse_options(pairs: list[str]) -> dict[str, str]:
 
 @app.command()
 def new(
-    game: Annotated[str, typer.Argument(help="Game name (see `corr games`).", show_default=False)],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game name (see `corr games`).", show_default=False)],
     file: LogFile,
     player: Annotated[
-        list[str], typer.Option("--player", "-p", help="A player's name; repeat once per seat (A, B, C, D in order).")
+        list[str],
+        typer.Option(
+            "--player", "-p", metavar="NAME", help="A player's name; repeat once per seat (A, B, C, D in order)."
+        ),
     ],
     option: Annotated[
-        Optional[list[str]], typer.Option("--option", "-o", help="A rule option KEY=VALUE; repeatable.")
+        Optional[list[str]],
+        typer.Option("--option", "-o", metavar="KEY=VALUE", help="A rule option (see `corr games`); repeatable."),
     ] = None,
     fmt: Format = "text",
 ) -> None:
     """Start a game: write the log's header and show the first position.
 
-    Example: corr new combat game.corr --player Anna --player Ben -o conquest=auto
+    Refuses an existing FILE, an unknown game or option, a bad option value and a
+    wrong number of players.
+
+    \b
+    Example:
+      corr new combat game.corr --player Anna --player Ben -o conquest=auto
     """
     from corr import engine
     from corr.render import render_position
@@ -57,12 +66,21 @@ def _after(rep, fmt: str) -> None:  # type: ignore[no-untyped-def]
 def move(
     file: LogFile,
     notation: Annotated[str, typer.Argument(metavar="MOVE", help="The move, e.g. '7 (5,4)' or '7 (3,4) !'.")],
-    by: Annotated[Optional[str], typer.Option("--by", help="Seat making the move; default: the seat on turn.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="Board after the move: text, html, json or none.")] = "text",
+    by: Annotated[
+        Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn.")
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
+    ] = "text",
 ) -> None:
     """Check a move against the rules, append it to the log and print the board.
 
-    A refused move appends nothing. Example: corr move game.corr "7 (5,4)" --by A
+    A refused move appends nothing and exits 1; a damaged log exits 2.
+
+    \b
+    Example:
+      corr move game.corr "7 (5,4)" --by A
+      corr move game.corr "7 (3,4) !"
     """
     from corr import engine
 
@@ -74,14 +92,19 @@ def move(
 @app.command()
 def challenge(
     file: LogFile,
-    by: Annotated[str, typer.Option("--by", help="The challenging seat.", show_default=False)],
-    seq: Annotated[Optional[int], typer.Option("--seq", help="The placement challenged; default: the last.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, html, json or none.")] = "text",
+    by: Annotated[str, typer.Option("--by", metavar="SEAT", help="The challenging seat.", show_default=False)],
+    seq: Annotated[
+        Optional[int], typer.Option("--seq", metavar="SEQ", help="The placement challenged; default: the last.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
     """Challenge the last placement as breaking the Sudoku rule (mode=as-written).
 
     Upheld: the tile goes back and the challenger places two tiles next turn (combat 4.1).
-    Example: corr challenge game.corr --by B
+
+    \b
+    Example:
+      corr challenge game.corr --by B
     """
     from corr import engine
 
@@ -97,7 +120,9 @@ def challenge(
 def repair(file: LogFile) -> None:
     """Cut off a torn last line (a write that never finished), keeping it in FILE.torn.
 
-    Example: corr repair game.corr
+    \b
+    Example:
+      corr repair game.corr
     """
     from corr.log import store
 
