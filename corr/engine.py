@@ -56,8 +56,24 @@ class Replay:
 
 
 def make_game(header: Header) -> Game:
-    cls = game_class(header.game)
-    return cls(dict(header.options), [s.seat for s in header.seats])
+    """The game a header describes; a header no `corr new` could have written is corrupt."""
+    try:
+        cls = game_class(header.game)
+        options = cls.resolve_options(dict(header.options))
+    except UsageError as err:
+        raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
+    if options != header.options:
+        missing = ", ".join(sorted(set(options) - set(header.options)))
+        raise CorruptLog(f"line 1 (header): options incomplete, missing {missing}", kind="header")
+    seats = [s.seat for s in header.seats]
+    if not cls.min_seats <= len(seats) <= cls.max_seats:
+        raise CorruptLog(
+            f"line 1 (header): {cls.title} is for {cls.min_seats}-{cls.max_seats} seats, the header has {len(seats)}",
+            kind="header",
+        )
+    if seats != list(SEAT_LETTERS[: len(seats)]):
+        raise CorruptLog(f"line 1 (header): seats must be {', '.join(SEAT_LETTERS[: len(seats)])} in order", kind="header")
+    return cls(options, seats)
 
 
 def to_action(record: Record) -> Action:
@@ -79,7 +95,7 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
         if on_turn is None:
             raise IllegalMove("", "the game is over")
         if action.by != on_turn:
-            raise IllegalMove("", f"it is {on_turn}'s turn, not {action.by}'s")
+            raise IllegalMove(game.turn_rule, f"it is {on_turn}'s turn, not {action.by}'s")
     if action.type == "move" and action.move is None:
         raise UsageError("a move record needs a move")
 
@@ -104,16 +120,16 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
             action = to_action(record)
             outcome = apply(game, state, action)
         except NotationError as err:
-            raise CorruptLog(f"seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
+            raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
         except CorrError as err:
             raise CorruptLog(
-                f"seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",
+                f"{log.path}: seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",
                 seq=record.seq,
                 kind="illegal",
             ) from None
         if state_hash(game, state) != record.state:
             raise CorruptLog(
-                f"seq {record.seq}: the position after the record does not match its state hash: "
+                f"{log.path}: seq {record.seq}: the position after the record does not match its state hash: "
                 "the log was edited",
                 seq=record.seq,
                 kind="state",

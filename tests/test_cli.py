@@ -693,42 +693,26 @@ def test_unexpected_errors_are_one_line(corr, base: Path, monkeypatch: pytest.Mo
 
 
 # ---------------------------------------------------------------------------------
-# Headers that no corr wrote: bugs outside corr/cli, documented by strict xfails.
-# engine.make_game trusts the header's game, options and seats; it should check them
-# against the game (resolve_options, seat count, distinct seats) and raise CorruptLog.
+# Headers that no corr wrote: the engine checks game, options and seats against the
+# game and calls such a log corrupt.
 
 
 def _header_edit(path: Path, old: bytes, new: bytes) -> None:
     edit_line(path, 0, old, new)
 
 
-@pytest.mark.xfail(
-    reason="engine.make_game: header options {} (not resolved) -> KeyError 'conquest' on move; "
-    "audit calls the log intact. Should be a corrupt header (exit 2).",
-    strict=True,
-)
 def test_header_without_options(corr, game) -> None:
     path = game()
     _header_edit(path, b'"options":{"conquest":"claim","mode":"strict"}', b'"options":{}')
     refused(corr, path, 2, "move", path, "7 (5,4)", words=("option",))
 
 
-@pytest.mark.xfail(
-    reason="engine.make_game: header mode=bogus is accepted and plays as as-written: "
-    "a Sudoku clash is appended (exit 0). Should be a corrupt header (exit 2).",
-    strict=True,
-)
 def test_header_with_a_bad_option_value(corr, game) -> None:
     path = game()
     _header_edit(path, b'"mode":"strict"', b'"mode":"bogus"')
     refused(corr, path, 2, "move", path, "5 (5,4)", words=("mode",))
 
 
-@pytest.mark.xfail(
-    reason="engine.make_game: a header naming an unknown game raises UsageError (exit 1, "
-    "'unknown game'); a log no corr could have written is corrupt (exit 2).",
-    strict=True,
-)
 def test_header_with_an_unknown_game(corr, game) -> None:
     path = game()
     _header_edit(path, b'"game":"combat"', b'"game":"chess"')
@@ -736,11 +720,6 @@ def test_header_with_an_unknown_game(corr, game) -> None:
     assert corr("audit", path).code == 2
 
 
-@pytest.mark.xfail(
-    reason="engine.make_game: a Combat header with one seat (or seats A, A) is accepted and "
-    "played (Combat is for 2-4 players, 1.3). Should be a corrupt header (exit 2).",
-    strict=True,
-)
 def test_header_with_one_seat(corr, game) -> None:
     path = game()
     _header_edit(path, b',{"seat":"B","name":"Ben"}', b"")

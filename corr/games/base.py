@@ -65,6 +65,8 @@ class Game:
     record_types: ClassVar[frozenset[str]] = frozenset({"move"})
     #: record types that need the seat to be on turn (checked by the engine)
     turn_types: ClassVar[frozenset[str]] = frozenset({"move", "pass"})
+    #: the rule that fixes the order of play, cited when a seat moves out of turn
+    turn_rule: ClassVar[str] = ""
 
     def __init__(self, options: dict[str, str], seats: list[str]) -> None:
         self.opts = options

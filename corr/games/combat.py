@@ -71,6 +71,7 @@ class Combat(Game):
     }
     record_types = frozenset({"move", "challenge"})
     turn_types = frozenset({"move"})
+    turn_rule = "combat 1.3"
 
     # --- position -------------------------------------------------------------------
     def initial(self) -> CombatState:
