@@ -60,12 +60,12 @@ _CLAIMS: frozenset[tuple[int, ...]] = frozenset(_CLAIM_TEXT.values()) | {()}
 
 
 def _check_cell(cell: object) -> None:
-    if type(cell) is not int or not 0 <= cell <= 80:  # type: ignore[operator]
+    if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell <= 80:
         raise ValueError(f"cell must be an int 0..80, not {cell!r}")
 
 
 def _check_1_9(what: str, value: object) -> None:
-    if type(value) is not int or not 1 <= value <= 9:  # type: ignore[operator]
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9:
         raise ValueError(f"{what} must be an int 1..9, not {value!r}")
 
 
