@@ -1,0 +1,46 @@
+"""The README's walkthrough is a real game: every `corr` line in it runs as written."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def walkthrough() -> list[list[str]]:
+    """The `corr ...` commands of the README's 'Install and play' section, in order."""
+    text = README.read_text()
+    section = text.split("## Install and play", 1)[1].split("\n## ", 1)[0]
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", section, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            for part in line.split("&&"):
+                words = shlex.split(part, comments=True)
+                if words and words[0] == "corr":
+                    commands.append(words[1:])
+    return commands
+
+
+def test_readme_walkthrough_plays_a_real_game(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough()
+    assert commands[0][:2] == ["new", "combat"] and len(commands) >= 10
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    final = corr("show", "game.corr", "--format", "json")
+    assert '"8": "A"' in final.out  # Anna's conquest of field 8
+
+
+def test_readme_refused_move_example_is_refused(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for args in walkthrough():
+        corr(*args)
+    before = (tmp_path / "game.corr").read_bytes()
+    result = corr("move", "game.corr", "8 (5,6)")
+    assert result.code == 1 and "combat 2.2" in result.err
+    assert (tmp_path / "game.corr").read_bytes() == before
