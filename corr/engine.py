@@ -17,7 +17,8 @@ from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, Usage
 from corr.games import game_class
 from corr.games.base import Action, Game, Outcome
 from corr.log import store
-from corr.log.models import Header, Record, Seat
+from corr.log import lines
+from corr.log.lines import Header, Record
 from corr.notation import Move, parse
 
 SEAT_LETTERS = "ABCDEF"
@@ -143,12 +144,7 @@ def load(path: Path | str, upto: int | None = None) -> Replay:
     return replay(store.read(path), upto)
 
 
-def make_header(
-    game_name: str,
-    players: list[str],
-    options: dict[str, str],
-    emails: dict[str, str] | None = None,
-) -> Header:
+def make_header(game_name: str, players: list[str], options: dict[str, str]) -> Header:
     """A checked header for a new game; seats A, B, ... in the order the players are given."""
     cls = game_class(game_name)
     if not cls.min_seats <= len(players) <= cls.max_seats:
@@ -156,17 +152,13 @@ def make_header(
             f"{cls.title} is for {cls.min_seats}-{cls.max_seats} players; {len(players)} given (use --player per seat)"
         )
     resolved = cls.resolve_options(options)
-    seats = [
-        Seat(seat=SEAT_LETTERS[i], name=player, email=(emails or {}).get(SEAT_LETTERS[i]))
-        for i, player in enumerate(players)
-    ]
-    return Header(
-        id=f"{cls.name}-{secrets.token_hex(4)}",
-        game=cls.name,
-        options=resolved,
-        seats=seats,
-        created=clock.stamp(),
-    )
+    seats = [{"seat": SEAT_LETTERS[i], "name": player} for i, player in enumerate(players)]
+    data = {"id": f"{cls.name}-{secrets.token_hex(4)}", "game": cls.name, "options": resolved, "seats": seats,
+            "created": clock.stamp()}
+    try:
+        return lines.header_from(data)
+    except lines.LineError as err:
+        raise UsageError(f"cannot start the game: {err}") from None
 
 
 def new_game(path: Path | str, game_name: str, players: list[str], options: dict[str, str]) -> Replay:

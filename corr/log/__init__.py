@@ -1,1 +1,1 @@
-"""The game log: pydantic line models and the append-only file store."""
+"""The game log: line values and their codec, the pydantic models that define them, the file store."""

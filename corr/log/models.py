@@ -1,11 +1,14 @@
 """The log's two line shapes, header and record, as pydantic models.
 
-These models are the single source of the log format: the JSON Schema in `schemas/` is
-generated from them, and every line read from disk is validated by them.
+These models define the log format: the JSON Schema in `schemas/` is generated from
+them and `corr audit` validates every line with them. Everyday commands read lines
+through `corr.log.lines`, which applies the same constraints without importing
+pydantic; a property test keeps the two in agreement.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -33,7 +36,7 @@ RecordType = Literal[
 class Seat(BaseModel):
     """One player's chair at the table: seat letter, name, and how to reach and verify them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     seat: str = Field(pattern=SEAT, description="Seat letter: A moves first.")
     name: str = Field(min_length=1, max_length=200)
@@ -44,9 +47,9 @@ class Seat(BaseModel):
 class Header(BaseModel):
     """Line 1 of a log: what game, which options, who plays. Never rewritten."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    corr: Literal[1] = Field(default=FORMAT_VERSION, description="Log format version.")
+    corr: int = Field(default=FORMAT_VERSION, ge=FORMAT_VERSION, le=FORMAT_VERSION, description="Log format version.")
     type: Literal["header"] = "header"
     id: str = Field(pattern=r"^[0-9a-z-]{4,64}$", description="Game id, used in mail subjects.")
     game: str = Field(pattern=r"^[a-z]+$", description="Registered game name.")
@@ -63,7 +66,7 @@ class Record(BaseModel):
     of the position after the record, so replay can prove it reaches the same place.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     seq: int = Field(ge=1)
     type: RecordType
@@ -83,3 +86,22 @@ def json_schemas() -> dict[str, dict]:
         "header.schema.json": Header.model_json_schema(),
         "record.schema.json": Record.model_json_schema(),
     }
+
+
+def dump(model: Header | Record) -> bytes:
+    """The canonical one-line JSON of a model: field order, no nulls, no newline."""
+    return json.dumps(model.model_dump(exclude_none=True), separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def check_line(number: int, raw: bytes) -> str | None:
+    """Validate one raw log line with the models (line 1 the header); a message if invalid."""
+    from pydantic import ValidationError
+
+    model = Header if number == 1 else Record
+    try:
+        model.__pydantic_validator__.validate_json(raw)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "line"
+        return f"{where}: {first.get('msg', 'invalid')}"
+    return None

@@ -14,25 +14,18 @@ import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
-from typing import Iterator
-
-from pydantic import ValidationError
+from typing import Callable, Iterator
 
 from corr.errors import CorruptLog, UsageError
-from corr.log.models import Header, Record
+from corr.log import lines
+from corr.log.lines import Header, Record, dump
 
 
 def line_hash(raw: bytes) -> str:
     """SHA-256 of one line's exact bytes (without its newline), as hex."""
     return hashlib.sha256(raw).hexdigest()
-
-
-def dump(model: Header | Record) -> bytes:
-    """The canonical one-line JSON of a header or record (no newline)."""
-    return json.dumps(
-        model.model_dump(exclude_none=True), separators=(",", ":"), ensure_ascii=False
-    ).encode()
 
 
 @dataclass
@@ -57,40 +50,52 @@ class GameLog:
         return len(self.records) + 1
 
 
-def _error_text(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(x) for x in first.get("loc", ())) or "line"
-    return f"{where}: {first.get('msg', 'invalid')}"
+def parse(data: bytes, path: Path, validator: Callable[[int, bytes], str | None] | None = None) -> GameLog:
+    """Parse and chain-check a whole log; raises CorruptLog naming the first bad line.
 
-
-def parse(data: bytes, path: Path) -> GameLog:
-    """Parse and chain-check a whole log; raises CorruptLog naming the first bad line."""
+    `validator(line_number, raw)` may check each line once more (audits pass the
+    pydantic models) and returns a message for a line it refuses.
+    """
     if not data:
         raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
-    lines = data.split(b"\n")
-    tail = lines.pop()
+    rows = data.split(b"\n")
+    tail = rows.pop()
     torn = tail if tail else None
-    if not lines:
+    if not rows:
         raise CorruptLog(f"{path}: no complete header line (the file was torn while written)", kind="torn")
     try:
-        header = Header.model_validate_json(lines[0])
-    except ValidationError as err:
-        raise CorruptLog(f"{path}: line 1 is not a valid corr header ({_error_text(err)})", kind="schema") from None
-    log = GameLog(path=path, header=header, header_raw=lines[0], torn=torn, size=len(data) - len(tail))
-    prev = line_hash(lines[0])
-    validate = Record.model_validate_json
-    for number, raw in enumerate(lines[1:], start=2):
+        header = lines.header_from(lines.decode(rows[0]))
+        problem = validator(1, rows[0]) if validator else None
+    except lines.LineError as err:
+        problem = str(err)
+    if problem:
+        raise CorruptLog(f"{path}: line 1 is not a valid corr header ({problem})", kind="schema")
+    log = GameLog(path=path, header=header, header_raw=rows[0], torn=torn, size=len(data) - len(tail))
+    # This loop runs once per record of every log read (audits read thousands): locals
+    # only, and the raw lines kept as one slice at the end.
+    records = log.records
+    append = records.append
+    loads = json.loads
+    record_from = lines.record_from
+    sha256 = hashlib.sha256
+    prev = sha256(rows[0]).hexdigest()
+    seq = 0  # records accepted so far
+    for raw in islice(rows, 1, None):
         try:
-            record = validate(raw)
-        except ValidationError as err:
-            seq = len(log.records) + 1
+            record = record_from(loads(raw))
+            problem = validator(seq + 2, raw) if validator else None
+        except lines.LineError as err:
+            problem = str(err)
+        except (ValueError, RecursionError):
+            problem = "not JSON"
+        if problem:
             raise CorruptLog(
-                f"{path}: line {number} (seq {seq}) is not a valid record ({_error_text(err)})", seq=seq, kind="schema"
-            ) from None
-        expected_seq = len(log.records) + 1
-        if record.seq != expected_seq:
+                f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({problem})", seq=seq + 1, kind="schema"
+            )
+        seq += 1
+        if record.seq != seq:
             raise CorruptLog(
-                f"{path}: line {number} has seq {record.seq}, expected {expected_seq} (records removed or reordered)",
+                f"{path}: line {seq + 1} has seq {record.seq}, expected {seq} (records removed or reordered)",
                 seq=record.seq,
                 kind="seq",
             )
@@ -101,9 +106,9 @@ def parse(data: bytes, path: Path) -> GameLog:
                 seq=record.seq,
                 kind="chain",
             )
-        prev = line_hash(raw)
-        log.records.append(record)
-        log.raw.append(raw)
+        prev = sha256(raw).hexdigest()
+        append(record)
+    log.raw = rows[1:]
     return log
 
 
@@ -115,16 +120,12 @@ def _open_error(path: Path, err: OSError) -> UsageError:
     return UsageError(f"cannot open {path}: {err.strerror}")
 
 
-def read(path: Path | str) -> GameLog:
-    """Read a log under a shared lock and check its chain."""
+def read(path: Path | str, validator: Callable[[int, bytes], str | None] | None = None) -> GameLog:
+    """Read a log under a shared lock and check its chain (and each line with `validator`)."""
     path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            fcntl.flock(f, fcntl.LOCK_SH)
-            data = f.read()
-    except OSError as err:
-        raise _open_error(path, err) from None
-    return parse(data, path)
+    with _locked(path, "rb", fcntl.LOCK_SH) as f:
+        data = f.read()
+    return parse(data, path, validator)
 
 
 def create(path: Path | str, header: Header) -> GameLog:
@@ -147,15 +148,15 @@ def create(path: Path | str, header: Header) -> GameLog:
 
 def add(log: GameLog, records: list[Record]) -> list[bytes]:
     """Extend a log in memory (not on disk) by records that continue its chain."""
-    lines = [dump(r) for r in records]
+    written = [dump(r) for r in records]
     prev = log.tail_hash
-    for record, raw in zip(records, lines):
+    for record, raw in zip(records, written):
         if record.prev != prev or record.seq != log.next_seq:
             raise UsageError(f"{log.path}: record seq {record.seq} does not continue the log")
         log.records.append(record)
         log.raw.append(raw)
         prev = line_hash(raw)
-    return lines
+    return written
 
 
 def text(log: GameLog) -> bytes:
@@ -184,41 +185,40 @@ class Writer:
             )
         if log.torn is not None:
             raise CorruptLog(f"{log.path}: the last line is torn; run `corr repair` before appending", kind="torn")
-        lines = add(log, records)
-        blob = b"".join(raw + b"\n" for raw in lines)
+        written = add(log, records)
+        blob = b"".join(raw + b"\n" for raw in written)
         self._f.seek(log.size)
         self._f.write(blob)
         self._f.flush()
         os.fsync(self._f.fileno())
         log.size += len(blob)
-        return lines
+        return written
+
+
+@contextmanager
+def _locked(path: Path, mode: str, lock: int) -> Iterator:  # yields the open binary file
+    try:
+        f = open(path, mode)
+    except OSError as err:
+        raise _open_error(path, err) from None
+    with f:
+        fcntl.flock(f, lock)
+        yield f
 
 
 @contextmanager
 def writing(path: Path | str) -> Iterator[Writer]:
     """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block."""
     path = Path(path)
-    try:
-        f = open(path, "r+b")
-    except OSError as err:
-        raise _open_error(path, err) from None
-    with f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        log = parse(f.read(), path)
-        yield Writer(f, log)
+    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+        yield Writer(f, parse(f.read(), path))
 
 
 def repair(path: Path | str) -> bytes | None:
     """Cut a torn last line off a log (saving it beside as `FILE.torn`); returns what was cut."""
     path = Path(path)
-    try:
-        f = open(path, "r+b")
-    except OSError as err:
-        raise _open_error(path, err) from None
-    with f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        data = f.read()
-        log = parse(data, path)
+    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+        log = parse(f.read(), path)
         if log.torn is None:
             return None
         Path(f"{path}.torn").write_bytes(log.torn)

@@ -1,0 +1,217 @@
+"""Log lines as plain values, read and written without pydantic.
+
+corr runs once per move, and importing pydantic costs more than everything else a move
+does. So every command reads and writes lines through this module, which applies
+exactly the constraints of the pydantic models in `corr.log.models` - the definition of
+the format, from which `schemas/` is generated and with which `corr audit` re-checks
+every line. A property test holds the two to the same verdict on every line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, fields
+from typing import Any
+
+FORMAT_VERSION = 1
+RECORD_TYPES = frozenset(
+    {"move", "pass", "challenge", "ruling", "resign", "draw-offer", "draw-accept", "timeout", "vacation", "reveal", "comment"}
+)
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", re.ASCII)
+_SEAT = re.compile(r"[A-F]")
+_BY = re.compile(r"[A-F]|host|referee")
+_ID = re.compile(r"[0-9a-z-]{4,64}")
+_GAME = re.compile(r"[a-z]+")
+
+
+class LineError(ValueError):
+    """A line that is not a valid header or record; `where` names the field."""
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}")
+
+
+def _obj(data: Any, where: str) -> dict[str, Any]:
+    if type(data) is not dict:
+        raise LineError(where, "not a JSON object")
+    return data
+
+
+_ABSENT = object()
+
+
+def _field(data: dict[str, Any], key: str, optional: bool) -> Any:
+    """The value of `key`; _ABSENT for a missing or null optional field."""
+    if key not in data:
+        if optional:
+            return _ABSENT
+        raise LineError(key, "field required")
+    value = data[key]
+    return _ABSENT if value is None and optional else value
+
+
+def _str(data: dict[str, Any], key: str, *, optional: bool = False, pattern: re.Pattern[str] | None = None,
+         min_len: int = 0, max_len: int | None = None) -> str | None:
+    value = _field(data, key, optional)
+    if value is _ABSENT:
+        return None
+    if type(value) is not str:
+        raise LineError(key, "should be a string")
+    if len(value) < min_len or (max_len is not None and len(value) > max_len):
+        raise LineError(key, "has the wrong length")
+    if pattern is not None and not pattern.fullmatch(value):
+        raise LineError(key, "does not match its pattern")
+    return value
+
+
+def _int(data: dict[str, Any], key: str, *, optional: bool = False, minimum: int = 1) -> int | None:
+    value = _field(data, key, optional)
+    if value is _ABSENT:
+        return None
+    if type(value) is not int:
+        raise LineError(key, "should be an integer")
+    if value < minimum:
+        raise LineError(key, f"should be at least {minimum}")
+    return value
+
+
+def _no_extra(data: dict[str, Any], allowed: frozenset[str], where: str = "") -> None:
+    for key in data:
+        if key not in allowed:
+            raise LineError(f"{where}{key}", "extra field not permitted")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: str
+    name: str
+    email: str | None = None
+    key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    id: str
+    game: str
+    seats: tuple[Seat, ...]
+    created: str
+    options: dict[str, str]
+    time_control: dict[str, int | str] | None = None
+    corr: int = FORMAT_VERSION
+    type: str = "header"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    seq: int
+    type: str
+    by: str
+    at: str
+    prev: str
+    state: str
+    move: str | None = None
+    target: int | None = None
+    note: str | None = None
+    sig: str | None = None
+
+
+# Key order on disk: the order of the pydantic models' fields.
+HEADER_KEYS = ("corr", "type", "id", "game", "options", "seats", "time_control", "created")
+SEAT_KEYS = ("seat", "name", "email", "key")
+RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "prev", "state", "sig")
+_HEADER_SET, _SEAT_SET, _RECORD_SET = frozenset(HEADER_KEYS), frozenset(SEAT_KEYS), frozenset(RECORD_KEYS)
+assert {f.name for f in fields(Record)} == _RECORD_SET and {f.name for f in fields(Header)} == _HEADER_SET
+
+
+def _seat(data: Any, i: int) -> Seat:
+    where = f"seats.{i}."
+    seat = _obj(data, where.rstrip("."))
+    _no_extra(seat, _SEAT_SET, where)
+    try:
+        return Seat(
+            seat=_str(seat, "seat", pattern=_SEAT),  # type: ignore[arg-type]
+            name=_str(seat, "name", min_len=1, max_len=200),  # type: ignore[arg-type]
+            email=_str(seat, "email", optional=True, max_len=320),
+            key=_str(seat, "key", optional=True),
+        )
+    except LineError as err:
+        raise LineError(where + err.where, str(err).split(": ", 1)[1]) from None
+
+
+def header_from(data: Any) -> Header:
+    """A header from decoded JSON; raises LineError like the pydantic model would."""
+    data = _obj(data, "line")
+    _no_extra(data, _HEADER_SET)
+    if "corr" in data and (type(data["corr"]) is not int or data["corr"] != FORMAT_VERSION):
+        raise LineError("corr", f"format version should be {FORMAT_VERSION}")
+    if "type" in data and data["type"] != "header":
+        raise LineError("type", "should be 'header'")
+    options = data.get("options", {})
+    if type(options) is not dict or any(type(v) is not str for v in options.values()):
+        raise LineError("options", "should be an object of strings")
+    if "seats" not in data:
+        raise LineError("seats", "field required")
+    seats = data["seats"]
+    if type(seats) is not list or not 1 <= len(seats) <= 6:
+        raise LineError("seats", "should be a list of 1 to 6 seats")
+    tc = data.get("time_control")
+    if tc is not None and (type(tc) is not dict or any(type(v) not in (int, str) for v in tc.values())):
+        raise LineError("time_control", "should be an object of integers and strings")
+    return Header(
+        id=_str(data, "id", pattern=_ID),  # type: ignore[arg-type]
+        game=_str(data, "game", pattern=_GAME),  # type: ignore[arg-type]
+        seats=tuple(_seat(s, i) for i, s in enumerate(seats)),
+        created=_str(data, "created", pattern=_STAMP),  # type: ignore[arg-type]
+        options=options,
+        time_control=tc,
+    )
+
+
+def record_from(data: Any) -> Record:
+    """A record from decoded JSON; raises LineError like the pydantic model would."""
+    data = _obj(data, "line")
+    if len(data) > 10 or not _RECORD_SET.issuperset(data):
+        _no_extra(data, _RECORD_SET)
+    kind = data.get("type")
+    if type(kind) is not str or kind not in RECORD_TYPES:
+        raise LineError("type", "field required" if "type" not in data else "is not a record type")
+    return Record(
+        seq=_int(data, "seq"),  # type: ignore[arg-type]
+        type=kind,
+        by=_str(data, "by", pattern=_BY),  # type: ignore[arg-type]
+        at=_str(data, "at", pattern=_STAMP),  # type: ignore[arg-type]
+        prev=_str(data, "prev", pattern=_HEX64),  # type: ignore[arg-type]
+        state=_str(data, "state", pattern=_HEX64),  # type: ignore[arg-type]
+        move=_str(data, "move", optional=True, max_len=100),
+        target=_int(data, "target", optional=True),
+        note=_str(data, "note", optional=True, max_len=2000),
+        sig=_str(data, "sig", optional=True),
+    )
+
+
+def decode(raw: bytes) -> Any:
+    """JSON of one line; raises LineError for text that is not JSON."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        raise LineError("line", f"not JSON ({err.__class__.__name__})") from None
+
+
+def header_dict(header: Header) -> dict[str, Any]:
+    seats = [{k: getattr(s, k) for k in SEAT_KEYS if getattr(s, k) is not None} for s in header.seats]
+    out = {k: getattr(header, k) for k in HEADER_KEYS if getattr(header, k) is not None}
+    out["seats"] = seats
+    return {k: out[k] for k in HEADER_KEYS if k in out}
+
+
+def record_dict(record: Record) -> dict[str, Any]:
+    return {k: v for k in RECORD_KEYS if (v := getattr(record, k)) is not None}
+
+
+def dump(line: Header | Record) -> bytes:
+    """The canonical one-line JSON (no newline): keys in model order, no nulls."""
+    data = header_dict(line) if isinstance(line, Header) else record_dict(line)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
