@@ -7,6 +7,7 @@ from the repository's top-level `templates/`. HTML output is autoescaped.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,31 @@ def resource_dir(kind: str) -> Path:
     return installed if installed.is_dir() else here.parent / kind
 
 
+def _bytecode_cache():  # -> jinja2.BytecodeCache | None
+    """Compiled templates kept between runs: corr runs once per move, and compiling the
+    templates anew each time costs more than the move itself."""
+    import jinja2
+
+    from corr import __version__
+
+    base = os.environ.get("CORR_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "corr"
+    )
+    folder = os.path.join(base, f"templates-{__version__}")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
+
+
 @lru_cache(maxsize=1)
 def environment():  # -> jinja2.Environment; jinja2 is imported only when rendering
     import jinja2
 
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
+        bytecode_cache=_bytecode_cache(),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default=False),
         trim_blocks=True,
         lstrip_blocks=True,

@@ -36,7 +36,7 @@ def new(
         Optional[list[str]],
         typer.Option("--option", "-o", metavar="KEY=VALUE", help="A rule option (see `corr games`); repeatable."),
     ] = None,
-    fmt: Format = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
     """Start a game: write the log's header and show the first position.
 
@@ -48,11 +48,10 @@ def new(
       corr new combat game.corr --player Anna --player Ben -o conquest=auto
     """
     from corr import engine
-    from corr.render import render_position
 
-    check_format(fmt, ("text", "html", "json"))
+    check_format(fmt, ("text", "html", "json", "none"))
     rep = engine.new_game(file, game, player, _parse_options(option or []))
-    out(render_position(rep, fmt))
+    _after(rep, fmt)
 
 
 def _after(rep, fmt: str) -> None:  # type: ignore[no-untyped-def]
