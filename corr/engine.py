@@ -26,7 +26,7 @@ ENGINE_TYPES = frozenset({"comment"})
 
 
 def state_hash(game: Game, state: Any) -> str:
-    return hashlib.sha256(game.state_key(state).encode()).hexdigest()
+    return hashlib.sha256(game.state_key(state)).hexdigest()
 
 
 @dataclass

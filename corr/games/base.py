@@ -108,8 +108,8 @@ class Game:
     def result(self, state: Any) -> Result:
         raise NotImplementedError
 
-    def state_key(self, state: Any) -> str:
-        """A canonical text of the position; its SHA-256 is each record's `state`."""
+    def state_key(self, state: Any) -> bytes:
+        """A canonical encoding of the position; its SHA-256 is each record's `state`."""
         raise NotImplementedError
 
     def clone(self, state: Any) -> Any:

@@ -106,12 +106,14 @@ class Combat(Game):
                 mask |= 1 << d
         return mask
 
-    def state_key(self, state: CombatState) -> str:
-        conquered = "".join(state.conquered.get(f, ".") for f in DIGITS)
-        bonus = "".join(str(state.bonus.get(s, 0)) for s in self.seats)
-        last = f"{state.last.seq}{'c' if state.last.challenged else ''}" if state.last else "-"
+    def state_key(self, state: CombatState) -> bytes:
+        # cells as raw bytes 0-9, then owners, turn, owed tiles, challenge window, flags
+        conquered = "".join([state.conquered.get(f, ".") for f in DIGITS])
+        bonus = "".join([str(state.bonus[s]) for s in self.seats])
+        last = state.last
+        window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
-        return f"{state.grid.text()}|{conquered}|{state.turn}.{state.placed}|{bonus}|{last}|{flags}"
+        return bytes(state.grid.cells) + f"|{conquered}|{state.turn}.{state.placed}|{bonus}|{window}|{flags}".encode()
 
     def board(self, state: CombatState) -> list[int]:
         return state.grid.cells
@@ -174,7 +176,7 @@ class Combat(Game):
         state.placed += 1
         if state.placed >= 1 + state.bonus.get(action.by, 0):
             self._end_turn(state)
-        self._check_end(state)
+        self._check_end(state, fields_changed=bool(credited))
         return outcome
 
     def _conquests(self, state: CombatState, zeroed: list[tuple[int, int]]) -> tuple[int, ...]:
@@ -238,8 +240,8 @@ class Combat(Game):
         leader = next(s for s in self.seats if owned[s] == best)
         return all(owned[s] + open_fields <= best for s in self.seats if s != leader)
 
-    def _check_end(self, state: CombatState) -> None:
-        if not state.decided and self.leader_safe(state):
+    def _check_end(self, state: CombatState, fields_changed: bool = True) -> None:
+        if not state.decided and fields_changed and self.leader_safe(state):
             state.decided = True
             if state.placed == 0 and state.turn == 0:  # decided by the round's last turn
                 state.over = True

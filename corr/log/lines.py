@@ -171,10 +171,40 @@ def header_from(data: Any) -> Header:
 
 
 def record_from(data: Any) -> Record:
-    """A record from decoded JSON; raises LineError like the pydantic model would."""
+    """A record from decoded JSON; raises LineError like the pydantic model would.
+
+    Audits call this once per record, so a well-formed record passes one inlined check;
+    anything else goes through `_record_checked`, which names what is wrong.
+    """
+    try:
+        seq, kind, by, at, prev, state = (
+            data["seq"], data["type"], data["by"], data["at"], data["prev"], data["state"]
+        )
+    except (KeyError, TypeError):
+        return _record_checked(data)
+    get = data.get
+    move, target, note, sig = get("move"), get("target"), get("note"), get("sig")
+    if (
+        (len(data) > 6 and not _RECORD_SET.issuperset(data))
+        or type(seq) is not int or seq < 1
+        or type(kind) is not str or kind not in RECORD_TYPES
+        or type(by) is not str or not _BY.fullmatch(by)
+        or type(at) is not str or not _STAMP.fullmatch(at)
+        or type(prev) is not str or not _HEX64.fullmatch(prev)
+        or type(state) is not str or not _HEX64.fullmatch(state)
+        or (move is not None and (type(move) is not str or len(move) > 100))
+        or (target is not None and (type(target) is not int or target < 1))
+        or (note is not None and (type(note) is not str or len(note) > 2000))
+        or (sig is not None and type(sig) is not str)
+    ):
+        return _record_checked(data)
+    return Record(seq, kind, by, at, prev, state, move, target, note, sig)
+
+
+def _record_checked(data: Any) -> Record:
+    """record_from, field by field, raising LineError for the first field that is wrong."""
     data = _obj(data, "line")
-    if len(data) > 10 or not _RECORD_SET.issuperset(data):
-        _no_extra(data, _RECORD_SET)
+    _no_extra(data, _RECORD_SET)
     kind = data.get("type")
     if type(kind) is not str or kind not in RECORD_TYPES:
         raise LineError("type", "field required" if "type" not in data else "is not a record type")
