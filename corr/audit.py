@@ -13,7 +13,7 @@ from typing import Any
 from corr import engine
 from corr.errors import CorruptLog
 from corr.log import store
-from corr.log.models import check_line
+from corr.log.models import STRICT
 
 
 def _finding(seq: int | None, kind: str, detail: str) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def audit(path: Path | str) -> dict[str, Any]:
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]
     try:
-        log = store.read(path, validator=check_line)
+        log = store.read(path, reader=STRICT)
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report

@@ -23,9 +23,10 @@ class Option:
     help: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Action:
-    """A record as the game sees it."""
+    """A record as the game sees it (not frozen: replay makes one per record, and
+    frozen construction costs four times as much)."""
 
     seq: int
     type: str

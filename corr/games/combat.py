@@ -100,6 +100,8 @@ class Combat(Game):
 
     def _supply_mask(self, state: CombatState) -> int:
         counts = state.grid.counts
+        if max(counts) < TILES_PER_DIGIT:
+            return ALL_DIGITS_MASK
         mask = 0
         for d in DIGITS:
             if counts[d] < TILES_PER_DIGIT:
@@ -108,8 +110,8 @@ class Combat(Game):
 
     def state_key(self, state: CombatState) -> bytes:
         # cells as raw bytes 0-9, then owners, turn, owed tiles, challenge window, flags
-        conquered = "".join([state.conquered.get(f, ".") for f in DIGITS])
-        bonus = "".join([str(state.bonus[s]) for s in self.seats])
+        conquered = "".join(map(state.conquered.get, DIGITS, "." * 9))
+        bonus = "".join(map(str, map(state.bonus.__getitem__, self.seats)))
         last = state.last
         window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
@@ -170,7 +172,7 @@ class Combat(Game):
         state.last_cell = move.cell
         outcome = Outcome(
             conquered=credited,
-            missed=tuple(f for f in conquests if f not in credited),
+            missed=tuple(f for f in conquests if f not in credited) if conquests else (),
             illegal=illegal,
         )
         state.placed += 1
@@ -182,6 +184,8 @@ class Combat(Game):
     def _conquests(self, state: CombatState, zeroed: list[tuple[int, int]]) -> tuple[int, ...]:
         """3.1-3.3: open fields where this placement removed a lacking digit's last place,
         or the last place of any digit at all."""
+        if not zeroed:
+            return ()
         grid = state.grid
         found: set[int] = set()
         for f, d in zeroed:
@@ -232,13 +236,10 @@ class Combat(Game):
 
     def leader_safe(self, state: CombatState) -> bool:
         """5.1: some seat's fields can no longer be overtaken by anyone else's."""
-        owned = {s: 0 for s in self.seats}
-        for seat in state.conquered.values():
-            owned[seat] += 1
-        open_fields = 9 - len(state.conquered)
-        best = max(owned.values())
-        leader = next(s for s in self.seats if owned[s] == best)
-        return all(owned[s] + open_fields <= best for s in self.seats if s != leader)
+        owners = list(state.conquered.values())
+        counts = sorted(map(owners.count, self.seats))
+        # the leader is safe when the runner-up plus every open field cannot pass it
+        return counts[-2] + 9 - len(owners) <= counts[-1]
 
     def _check_end(self, state: CombatState, fields_changed: bool = True) -> None:
         if not state.decided and fields_changed and self.leader_safe(state):

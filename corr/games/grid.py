@@ -8,11 +8,29 @@ is what makes replaying thousands of records cheap.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name
 
 _ROW = [c // 9 for c in range(81)]
 _COL = [c % 9 for c in range(81)]
 _BOX = [FIELD_OF[c] - 1 for c in range(81)]
+#: _DIGITS_OF[mask]: the digits set in a candidate mask, ascending (masks use bits 1..9;
+#: bit 0 is ignored). Built lowest bit first, which keeps the import cheap.
+_DIGITS_OF: list[tuple[int, ...]] = [()] * (1 << 10)
+for _m in range(1, 1 << 10):
+    _low = _m & -_m
+    _DIGITS_OF[_m] = (_low.bit_length() - 1,) + _DIGITS_OF[_m ^ _low] if _low > 1 else _DIGITS_OF[_m ^ _low]
+del _m, _low
+#: _BITS[d]: the mask bit of digit d (none for 0).
+_BITS = (0,) + tuple(1 << d for d in DIGITS)
+#: _PEER_FIELDS[c]: (peer, its field) for each peer of c, in PEERS order.
+_PEER_FIELDS: list[tuple[tuple[int, int], ...]] = [
+    tuple(zip(PEERS[c], map(FIELD_OF.__getitem__, PEERS[c]))) for c in range(81)
+]
+#: Grids built from a board before, by the board's bytes (see Grid.__init__).
+_MADE: dict[bytes, "Grid"] = {}
+_MADE_MAX = 64
 
 
 class Grid:
@@ -22,7 +40,22 @@ class Grid:
 
     def __init__(self, cells: list[int] | None = None) -> None:
         self.cells = list(cells) if cells is not None else [0] * 81
+        # Every game starts from the same few boards, and building one's candidates
+        # costs as much as ~15 placements: remember what rebuild() made for a board (by
+        # its exact bytes; cells that are not 0..255 are never remembered) and copy it.
+        try:
+            key: bytes | None = bytes(self.cells)
+        except (ValueError, TypeError):
+            key = None
+        made = _MADE.get(key) if key is not None else None
+        if made is not None:
+            self._take(made)
+            return
         self.rebuild()
+        if key is not None:
+            if len(_MADE) >= _MADE_MAX:
+                _MADE.clear()
+            _MADE[key] = self.copy()  # a private template, only ever copied from
 
     def rebuild(self) -> None:
         """Recompute everything from `cells` (after a tile is taken back)."""
@@ -40,27 +73,32 @@ class Grid:
                 counts[d] += 1
         cand = [0] * 81
         fcount = [[0] * 10 for _ in range(10)]
+        digits_of = _DIGITS_OF
         for c in range(81):
             if not cells[c]:
-                mask = ALL_DIGITS_MASK & ~(rows[_ROW[c]] | cols[_COL[c]] | boxes[_BOX[c]])
+                box = _BOX[c]
+                mask = ALL_DIGITS_MASK & ~(rows[_ROW[c]] | cols[_COL[c]] | boxes[box])
                 cand[c] = mask
-                counter = fcount[_BOX[c] + 1]
-                for d in DIGITS:
-                    if mask >> d & 1:
-                        counter[d] += 1
+                counter = fcount[box + 1]
+                for d in digits_of[mask]:
+                    counter[d] += 1
         self.rows, self.cols, self.boxes, self.counts = rows, cols, boxes, counts
         self.cand, self.fcount = cand, fcount
 
     def copy(self) -> Grid:
         other = Grid.__new__(Grid)
         other.cells = self.cells[:]
-        other.rows = self.rows[:]
-        other.cols = self.cols[:]
-        other.boxes = self.boxes[:]
-        other.counts = self.counts[:]
-        other.cand = self.cand[:]
-        other.fcount = [row[:] for row in self.fcount]
+        other._take(self)
         return other
+
+    def _take(self, other: Grid) -> None:
+        """Copy everything but `cells` from another grid of the same cells."""
+        self.rows = other.rows[:]
+        self.cols = other.cols[:]
+        self.boxes = other.boxes[:]
+        self.counts = other.counts[:]
+        self.cand = other.cand[:]
+        self.fcount = list(map(list.copy, other.fcount))
 
     def place(self, cell: int, digit: int) -> list[tuple[int, int]]:
         """Put `digit` on the empty `cell`; return the (field, digit) pairs whose last
@@ -69,14 +107,13 @@ class Grid:
         cand = self.cand
         fcount = self.fcount
         own = cand[cell]
-        field = _BOX[cell] + 1
+        field = FIELD_OF[cell]
         if own:
             counter = fcount[field]
-            for d in DIGITS:
-                if own >> d & 1:
-                    counter[d] -= 1
-                    if not counter[d]:
-                        zeroed.append((field, d))
+            for d in _DIGITS_OF[own]:
+                counter[d] -= 1
+                if not counter[d]:
+                    zeroed.append((field, d))
             cand[cell] = 0
         bit = 1 << digit
         self.cells[cell] = digit
@@ -84,13 +121,13 @@ class Grid:
         self.cols[_COL[cell]] |= bit
         self.boxes[field - 1] |= bit
         self.counts[digit] += 1
-        for p in PEERS[cell]:
+        for p, f in _PEER_FIELDS[cell]:
             if cand[p] & bit:
                 cand[p] ^= bit
-                counter = fcount[_BOX[p] + 1]
+                counter = fcount[f]
                 counter[digit] -= 1
                 if not counter[digit]:
-                    zeroed.append((_BOX[p] + 1, digit))
+                    zeroed.append((f, digit))
         return zeroed
 
     def remove(self, cell: int) -> None:
@@ -104,12 +141,8 @@ class Grid:
 
     def placeable(self, field: int) -> int:
         """Mask of the digits that can still legally go somewhere in a field."""
-        counter = self.fcount[field]
-        mask = 0
-        for d in DIGITS:
-            if counter[d]:
-                mask |= 1 << d
-        return mask
+        # distinct bits, so their sum is their union; _BITS[0] is 0 (slot 0 is unused)
+        return sum(compress(_BITS, self.fcount[field]))
 
     def places_for(self, field: int, digit: int) -> list[int]:
         """The empty cells of a field where `digit` may legally go."""
@@ -146,6 +179,9 @@ class Grid:
 
 
 def describe_clashes(digit: int, clashes: list[tuple[str, int, int]]) -> str:
-    """`a 7 already stands at (4,6) in row 4 and at (5,1) in field 5`."""
-    parts = [f"at {name(c)} in {kind} {number}" for kind, number, c in clashes]
+    """`a 7 already stands at (5,4) in row 5 and field 5 and at (4,6) in column 3`."""
+    units: dict[int, list[str]] = {}
+    for kind, number, c in clashes:
+        units.setdefault(c, []).append(f"{kind} {number}")
+    parts = [f"at {name(c)} in {' and '.join(where)}" for c, where in units.items()]
     return f"a {digit} already stands " + " and ".join(parts)

@@ -104,8 +104,11 @@ class Header:
     type: str = "header"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Record:
+    """One record. Not frozen only because frozen construction costs twice as much, and
+    audits build one per line; nothing changes a record after it is read or made."""
+
     seq: int
     type: str
     by: str
@@ -220,6 +223,20 @@ def _record_checked(data: Any) -> Record:
         note=_str(data, "note", optional=True, max_len=2000),
         sig=_str(data, "sig", optional=True),
     )
+
+
+def read_header(raw: bytes) -> Header:
+    """A header from one raw line."""
+    return header_from(decode(raw))
+
+
+def read_record(raw: bytes) -> Record:
+    """A record from one raw line."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise LineError("line", "not JSON") from None
+    return record_from(data)
 
 
 def decode(raw: bytes) -> Any:

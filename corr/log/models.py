@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Literal
 
+from corr.log import lines
+
 from pydantic import BaseModel, ConfigDict, Field
 
 FORMAT_VERSION = 1
@@ -93,15 +95,37 @@ def dump(model: Header | Record) -> bytes:
     return json.dumps(model.model_dump(exclude_none=True), separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def check_line(number: int, raw: bytes) -> str | None:
-    """Validate one raw log line with the models (line 1 the header); a message if invalid."""
+def _problem(err: Exception) -> str:
+    first = err.errors()[0]  # type: ignore[attr-defined]
+    where = ".".join(str(x) for x in first.get("loc", ())) or "line"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+def read_header(raw: bytes) -> lines.Header:
+    """A header line validated by the model, as the plain value everything else uses."""
     from pydantic import ValidationError
 
-    model = Header if number == 1 else Record
     try:
-        model.__pydantic_validator__.validate_json(raw)
+        model = Header.__pydantic_validator__.validate_json(raw)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ())) or "line"
-        return f"{where}: {first.get('msg', 'invalid')}"
-    return None
+        raise lines.LineError("line", _problem(err)) from None
+    data = model.model_dump()
+    data["seats"] = tuple(lines.Seat(**seat) for seat in data["seats"])
+    return lines.Header(**data)
+
+
+def read_record(raw: bytes) -> lines.Record:
+    """A record line validated by the model, as the plain value everything else uses."""
+    from pydantic import ValidationError
+
+    try:
+        m = _validate_record(raw)
+    except ValidationError as err:
+        raise lines.LineError("line", _problem(err)) from None
+    return lines.Record(m.seq, m.type, m.by, m.at, m.prev, m.state, m.move, m.target, m.note, m.sig)
+
+
+_validate_record = Record.__pydantic_validator__.validate_json
+
+#: The reader `corr audit` uses: every line checked by the models themselves.
+STRICT = (read_header, read_record)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,11 +49,16 @@ class GameLog:
         return len(self.records) + 1
 
 
-def parse(data: bytes, path: Path, validator: Callable[[int, bytes], str | None] | None = None) -> GameLog:
+Reader = tuple[Callable[[bytes], Header], Callable[[bytes], Record]]
+#: How everyday commands read lines: the pydantic-free codec.
+FAST: Reader = (lines.read_header, lines.read_record)
+
+
+def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
     """Parse and chain-check a whole log; raises CorruptLog naming the first bad line.
 
-    `validator(line_number, raw)` may check each line once more (audits pass the
-    pydantic models) and returns a message for a line it refuses.
+    `reader` turns raw lines into a header and records, raising `lines.LineError` for a
+    line that is not valid (audits pass the pydantic models' reader).
     """
     if not data:
         raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
@@ -63,35 +67,26 @@ def parse(data: bytes, path: Path, validator: Callable[[int, bytes], str | None]
     torn = tail if tail else None
     if not rows:
         raise CorruptLog(f"{path}: no complete header line (the file was torn while written)", kind="torn")
+    read_header, read_record = reader
     try:
-        header = lines.header_from(lines.decode(rows[0]))
-        problem = validator(1, rows[0]) if validator else None
+        header = read_header(rows[0])
     except lines.LineError as err:
-        problem = str(err)
-    if problem:
-        raise CorruptLog(f"{path}: line 1 is not a valid corr header ({problem})", kind="schema")
+        raise CorruptLog(f"{path}: line 1 is not a valid corr header ({err})", kind="schema") from None
     log = GameLog(path=path, header=header, header_raw=rows[0], torn=torn, size=len(data) - len(tail))
     # This loop runs once per record of every log read (audits read thousands): locals
     # only, and the raw lines kept as one slice at the end.
     records = log.records
     append = records.append
-    loads = json.loads
-    record_from = lines.record_from
     sha256 = hashlib.sha256
     prev = sha256(rows[0]).hexdigest()
     seq = 0  # records accepted so far
     for raw in islice(rows, 1, None):
         try:
-            record = record_from(loads(raw))
-            problem = validator(seq + 2, raw) if validator else None
+            record = read_record(raw)
         except lines.LineError as err:
-            problem = str(err)
-        except (ValueError, RecursionError):
-            problem = "not JSON"
-        if problem:
             raise CorruptLog(
-                f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({problem})", seq=seq + 1, kind="schema"
-            )
+                f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({err})", seq=seq + 1, kind="schema"
+            ) from None
         seq += 1
         if record.seq != seq:
             raise CorruptLog(
@@ -120,12 +115,12 @@ def _open_error(path: Path, err: OSError) -> UsageError:
     return UsageError(f"cannot open {path}: {err.strerror}")
 
 
-def read(path: Path | str, validator: Callable[[int, bytes], str | None] | None = None) -> GameLog:
-    """Read a log under a shared lock and check its chain (and each line with `validator`)."""
+def read(path: Path | str, reader: Reader = FAST) -> GameLog:
+    """Read a log under a shared lock and check its chain."""
     path = Path(path)
     with _locked(path, "rb", fcntl.LOCK_SH) as f:
         data = f.read()
-    return parse(data, path, validator)
+    return parse(data, path, reader)
 
 
 def create(path: Path | str, header: Header) -> GameLog:

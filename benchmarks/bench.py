@@ -1,0 +1,343 @@
+"""Benchmarks of corr: audit throughput and `corr move` start-up, each beside a yardstick.
+
+Run:  python benchmarks/bench.py [--games N] [--quick] [--profile]
+
+1. Audit throughput (records/s) of `corr.audit.audit(path)` over N complete random
+   Combat games (2, 3 and 4 players; conquest=claim and auto), written to a temp dir
+   first (generation is not timed). Beside it:
+     floor  - only reading the same files, splitting lines, json.loads and SHA-256 of
+              every line: what any audit of these files must at least do;
+     chess  - python-chess reading PGN games (`chess.pgn.read_game`) and pushing every
+              mainline move on a board, in moves/s (skipped if python-chess is missing).
+2. `corr move` wall time on a finished-length game (a long random game minus its last
+   move, copied fresh for every run) beside `python -c "import typer, pydantic, jinja2"`,
+   plus the top `python -X importtime` offenders of `corr move`.
+
+Everything is timed with time.perf_counter; audits are repeated and the best run is
+reported, subprocesses report best and median. `--quick` is a small smoke run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PLAYERS = ["Anna", "Ben", "Cleo", "Dara"]
+CONQUEST = ("claim", "auto")
+CHESS_GAMES = 40  # PGN games for the python-chess yardstick
+
+
+# --- setup (not timed) ---------------------------------------------------------------
+def game_params(i: int) -> tuple[int, str]:
+    """Seats and conquest option of game i: every combination, evenly mixed."""
+    return 2 + i % 3, CONQUEST[(i // 3) % 2]
+
+
+def _write_game(args: tuple[int, str]) -> tuple[str, int]:
+    i, folder = args
+    from corr import randomplay
+    from corr.log import store
+
+    seats, conquest = game_params(i)
+    rep = randomplay.play("combat", PLAYERS[:seats], {"conquest": conquest}, seed=i)
+    path = Path(folder) / f"g{i:05d}.corr"
+    path.write_bytes(store.text(rep.log))
+    return str(path), len(rep.log.records)
+
+
+def make_games(n: int, folder: Path) -> tuple[list[Path], int]:
+    """Write n random Combat games; returns the files and the total record count."""
+    jobs = [(i, str(folder)) for i in range(n)]
+    workers = min(os.cpu_count() or 1, 8)
+    if workers > 1 and n >= 40:
+        with ProcessPoolExecutor(workers) as pool:
+            made = list(pool.map(_write_game, jobs, chunksize=16))
+    else:
+        made = [_write_game(j) for j in jobs]
+    return [Path(p) for p, _ in made], sum(k for _, k in made)
+
+
+def kept_games(n: int, folder: Path) -> tuple[list[Path], int]:
+    """Like make_games, but reuses the games already in `folder` (made by an earlier run)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / f"g{i:05d}.corr" for i in range(n)]
+    if not all(p.exists() for p in files) or run_audits(files[:1] + files[-1:]):
+        # missing, or made by a corr whose state hashes differ from this one's
+        return make_games(n, folder)
+    return files, sum(p.read_bytes().count(b"\n") - 1 for p in files)
+
+
+def make_pgns(n: int, seed: int = 1) -> list[str]:
+    """n random legal chess games as PGN text (up to 160 plies each)."""
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    pgns = []
+    for g in range(n):
+        board = chess.Board()
+        while not board.is_game_over(claim_draw=False) and board.ply() < 160:
+            board.push(rng.choice(list(board.legal_moves)))
+        game = chess.pgn.Game.from_board(board)
+        game.headers.update(
+            Event="corr bench", Site="?", Date="2024.01.01", Round=str(g + 1), White="Random A", Black="Random B"
+        )
+        pgns.append(str(game) + "\n")
+    return pgns
+
+
+# --- timed work ----------------------------------------------------------------------
+def best_of(repeat: int, fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        value = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, value
+
+
+def time_audit_and_floor(files: list[Path], repeat: int, chunk: int = 50) -> tuple[float, float, int]:
+    """Audit and floor times over all files: chunks of files are timed alternately
+    (audit, floor, audit, ...) so both see the same machine load, and each chunk's best
+    of `repeat` runs is summed. Also returns how many games did not audit as intact."""
+    chunks = [files[i : i + chunk] for i in range(0, len(files), chunk)]
+    t_audit = [float("inf")] * len(chunks)
+    t_floor = [float("inf")] * len(chunks)
+    bad = 0
+    for r in range(repeat):
+        for k, part in enumerate(chunks):
+            t0 = time.perf_counter()
+            n_bad = run_audits(part)
+            t1 = time.perf_counter()
+            run_floor(part)
+            t2 = time.perf_counter()
+            t_audit[k] = min(t_audit[k], t1 - t0)
+            t_floor[k] = min(t_floor[k], t2 - t1)
+            if r == 0:
+                bad += n_bad
+    return sum(t_audit), sum(t_floor), bad
+
+
+def run_audits(files: list[Path]) -> int:
+    from corr.audit import audit
+
+    bad = 0
+    for path in files:
+        if not audit(path)["intact"]:
+            bad += 1
+    return bad
+
+
+def run_floor(files: list[Path]) -> int:
+    sha256, loads = hashlib.sha256, json.loads
+    n = 0
+    for path in files:
+        with open(path, "rb") as f:
+            data = f.read()
+        for line in data.split(b"\n"):
+            if line:
+                loads(line)
+                sha256(line).hexdigest()
+                n += 1
+    return n
+
+
+def run_chess(pgns: list[str]) -> int:
+    import chess.pgn
+
+    moves = 0
+    for text in pgns:
+        game = chess.pgn.read_game(io.StringIO(text))
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            moves += 1
+    return moves
+
+
+# --- `corr move` start-up --------------------------------------------------------------
+def corr_exe() -> str:
+    here = Path(sys.executable).parent / "corr"
+    return str(here) if here.exists() else (shutil.which("corr") or "corr")
+
+
+def finished_length_game(folder: Path, files: list[Path]) -> tuple[Path, str]:
+    """The longest generated game minus its last record; returns (file, that move)."""
+    longest = max(files, key=lambda p: p.stat().st_size)
+    lines = longest.read_bytes().split(b"\n")[:-1]
+    last = json.loads(lines[-1])
+    if last.get("type") != "move":
+        raise SystemExit(f"{longest}: last record is not a move")
+    base = folder / "move-base.corr"
+    base.write_bytes(b"\n".join(lines[:-1]) + b"\n")
+    return base, last["move"]
+
+
+def subprocess_env(folder: Path, as_is: bool) -> dict[str, str]:
+    """The environment of the timed commands. Unless `as_is`, bytecode is cached in a
+    private PYTHONPYCACHEPREFIX (so corr's own modules, which an editable install may
+    never have compiled, are not recompiled on every run: an installed wheel has .pyc)."""
+    env = dict(os.environ)
+    # the corr of this checkout, whatever the venv's editable install points at
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    if not as_is:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "pycache")
+    return env
+
+
+def run_timed(argv: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    elapsed = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def time_subprocess_pair(a: list[str], b: list[str], runs: int, prepare, env):  # type: ignore[no-untyped-def]
+    """(best, median) seconds of command a (after prepare()) and of command b, run
+    alternately so that both see the same machine load."""
+    ta, tb = [], []
+    for _ in range(runs):
+        prepare()
+        ta.append(run_timed(a, env))
+        tb.append(run_timed(b, env))
+    return (min(ta), statistics.median(ta)), (min(tb), statistics.median(tb))
+
+
+def importtime(argv: list[str], top: int, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """(cumulative us, self us, module) of the slowest imports: top-level ones by
+    cumulative time, and single modules by self time."""
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    rows = []
+    for line in proc.stderr.splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cum_us, mod = line[len("import time:") :].split("|")
+        depth = (len(mod) - len(mod.lstrip())) // 2
+        rows.append((int(cum_us), int(self_us), depth, mod.strip()))
+    tops = sorted((r for r in rows if r[2] == 0), reverse=True)[:top]
+    selfs = sorted(rows, key=lambda r: r[1], reverse=True)[:top]
+    return [(c, s, m) for c, s, _, m in tops], [(c, s, m) for c, s, _, m in selfs]
+
+
+# --- main ------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=None, help="Combat games to audit (default 1000; --quick 50)")
+    ap.add_argument("--quick", action="store_true", help="small smoke run")
+    ap.add_argument("--runs", type=int, default=None, help="subprocess runs per command (default 10; --quick 3)")
+    ap.add_argument("--profile", action="store_true", help="also cProfile auditing (up to) 200 of the games")
+    ap.add_argument("--no-startup", action="store_true", help="skip the `corr move` start-up part")
+    ap.add_argument("--env-as-is", action="store_true", help="time subprocesses in this environment unchanged")
+    ap.add_argument("--dir", type=Path, default=None, help="keep the games here and reuse them on later runs")
+    args = ap.parse_args(argv)
+    n_games = args.games or (50 if args.quick else 1000)
+    runs = args.runs or (3 if args.quick else 10)
+    repeat = 2 if args.quick else 5
+
+    with tempfile.TemporaryDirectory(prefix="corr-bench-") as tmp:
+        folder = Path(tmp)
+        t0 = time.perf_counter()
+        if args.dir is not None:
+            files, records = kept_games(n_games, args.dir)
+        else:
+            files, records = make_games(n_games, folder)
+        lines = records + len(files)
+        print(
+            f"setup: {len(files)} Combat games, {records} records "
+            f"({records / len(files):.1f}/game), generated in {time.perf_counter() - t0:.1f}s (not timed)"
+        )
+
+        run_audits(files[:20])  # warm imports and caches
+        t_audit, t_floor, bad = time_audit_and_floor(files, repeat)
+        if bad:
+            print(f"WARNING: {bad} generated games did not audit as intact")
+        audit_rate, floor_rate = records / t_audit, records / t_floor
+        print()
+        print(f"{'audit throughput':<44}{'time s':>9}{'rate':>14}")
+        print(f"{'corr.audit.audit (best of %d per chunk)' % repeat:<44}{t_audit:>9.3f}{audit_rate:>10,.0f} rec/s")
+        print(f"{'floor: read+split+json.loads+sha256':<44}{t_floor:>9.3f}{floor_rate:>10,.0f} rec/s")
+        print(f"{'':<44}{'':>9}{lines / t_floor:>10,.0f} lines/s")
+        try:
+            import chess.pgn  # noqa: F401
+        except ImportError:
+            chess_rate = None
+            print("python-chess not installed")
+        else:
+            pgns = make_pgns(CHESS_GAMES)
+            run_chess(pgns[:2])
+            t_chess, moves = best_of(repeat, lambda: run_chess(pgns))
+            chess_rate = moves / t_chess
+            print(f"{'python-chess: read_game + push (%d games)' % len(pgns):<44}{t_chess:>9.3f}{chess_rate:>10,.0f} moves/s")
+        ratio = floor_rate / audit_rate
+        print(f"floor/audit = {ratio:.2f}x  (aim <= 4x: {'ok' if ratio <= 4 else 'MISSED'})")
+        if chess_rate is not None:
+            print(f"audit/chess = {audit_rate / chess_rate:.2f}x  (records/s per chess move/s)")
+
+        if args.profile:
+            import cProfile
+            import pstats
+
+            sample = files[:200]
+            prof = cProfile.Profile()
+            prof.enable()
+            run_audits(sample)
+            prof.disable()
+            print(f"\ncProfile of auditing {len(sample)} games (top 25 by tottime):")
+            pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+        if args.no_startup:
+            return 0
+
+        base, move = finished_length_game(folder, files)
+        work = folder / "move-run.corr"
+        corr_cmd = [corr_exe(), "move", str(work), move, "--format", "text"]
+        bare_cmd = [sys.executable, "-c", "import typer, pydantic, jinja2"]
+        prep = lambda: shutil.copyfile(base, work)  # noqa: E731
+        env = subprocess_env(folder, args.env_as_is)
+        for _ in range(2):  # warm the OS caches (and compile the bytecode cache)
+            prep()
+            subprocess.run(corr_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            subprocess.run(bare_cmd, env=env)
+        t_move, t_bare = time_subprocess_pair(corr_cmd, bare_cmd, runs, prep, env)
+        nrec = base.read_bytes().count(b"\n") - 1
+        print()
+        print(f"{'start-up (%d runs each, alternating)' % runs:<52}{'best ms':>9}{'median ms':>11}")
+        print(f"{'corr move (%d-record log) --format text' % nrec:<52}{t_move[0] * 1e3:>9.1f}{t_move[1] * 1e3:>11.1f}")
+        print(f"{'python -c import typer, pydantic, jinja2':<52}{t_bare[0] * 1e3:>9.1f}{t_bare[1] * 1e3:>11.1f}")
+        r = t_move[1] / t_bare[1]
+        print(f"corr move / bare import = {r:.2f}x median  (aim <= 1x: {'ok' if r <= 1 else 'MISSED'})")
+        if not args.env_as_is:
+            print("(bytecode cached in a private PYTHONPYCACHEPREFIX, as in an installed wheel; --env-as-is to not)")
+
+        prep()
+        tops, selfs = importtime([sys.executable, "-X", "importtime", corr_exe(), "move", str(work), move], 12, env)
+        print("\n-X importtime of corr move, top-level imports by cumulative ms:")
+        for cum, _, mod in tops:
+            print(f"  {cum / 1e3:>7.1f}  {mod}")
+        print("slowest single modules by self ms:")
+        for cum, own, mod in selfs:
+            print(f"  {own / 1e3:>7.1f}  {mod}  (cumulative {cum / 1e3:.1f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
