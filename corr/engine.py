@@ -15,7 +15,7 @@ from typing import Any
 from corr import clock
 from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, UsageError
 from corr.games import game_class
-from corr.games.base import Action, Game, Outcome
+from corr.games.base import QUIET, Action, Game, Outcome
 from corr.log import store
 from corr.log import lines
 from corr.log.lines import Header, Record
@@ -29,7 +29,7 @@ def state_hash(game: Game, state: Any) -> str:
     return hashlib.sha256(game.state_key(state)).hexdigest()
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One replayed record with the action it carried and what it did."""
 
@@ -77,12 +77,6 @@ def make_game(header: Header) -> Game:
     return cls(options, seats)
 
 
-def to_action(record: Record) -> Action:
-    """Parse a record's notation into the action a game applies."""
-    move: Move | None = parse(record.move) if record.move is not None else None
-    return Action(record.seq, record.type, record.by, move, record.target)
-
-
 def check_turn(game: Game, state: Any, action: Action) -> None:
     """The checks every game shares, made before the game sees the action."""
     if action.type in ENGINE_TYPES:
@@ -104,7 +98,7 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
 def apply(game: Game, state: Any, action: Action) -> Outcome:
     check_turn(game, state, action)
     if action.type in ENGINE_TYPES:
-        return Outcome()
+        return QUIET
     return game.apply(state, action)
 
 
@@ -114,11 +108,16 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     game = make_game(log.header)
     state = game.initial()
     result = Replay(log, game, state)
+    # Runs once per record of every log read: locals only, the hash inlined.
+    add_step = result.steps.append
+    state_key = game.state_key
+    sha256 = hashlib.sha256
     for record in log.records:
         if upto is not None and record.seq > upto:
             break
         try:
-            action = to_action(record)
+            move = parse(record.move) if record.move is not None else None
+            action = Action(record.seq, record.type, record.by, move, record.target)
             outcome = apply(game, state, action)
         except NotationError as err:
             raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
@@ -128,14 +127,14 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
                 seq=record.seq,
                 kind="illegal",
             ) from None
-        if state_hash(game, state) != record.state:
+        if sha256(state_key(state)).hexdigest() != record.state:
             raise CorruptLog(
                 f"{log.path}: seq {record.seq}: the position after the record does not match its state hash: "
                 "the log was edited",
                 seq=record.seq,
                 kind="state",
             )
-        result.steps.append(Step(record, action, outcome))
+        add_step(Step(record, action, outcome))
     return result
 
 

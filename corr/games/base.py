@@ -7,7 +7,7 @@ happened in an `Outcome`. The engine owns the log and asks the game for the rest
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from corr.errors import IllegalMove, UsageError
@@ -35,7 +35,7 @@ class Action:
     target: int | None = None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What applying one action did, for logs, audits and referees."""
 
@@ -43,7 +43,11 @@ class Outcome:
     missed: tuple[int, ...] = ()  # fields conquered but not claimed (conquest=claim)
     illegal: IllegalMove | None = None  # as-written: the rule this placement broke
     verdict: str | None = None  # a challenge's: "upheld" or "rejected"
-    events: list[str] = field(default_factory=list)  # human-readable notes
+    events: tuple[str, ...] = ()  # human-readable notes
+
+
+#: What most moves do: nothing a log or referee needs told.
+QUIET = Outcome()
 
 
 @dataclass(frozen=True)

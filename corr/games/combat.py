@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corr.errors import IllegalMove
-from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, describe_clashes
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, cell_of, digits_of, name
 from corr.notation import Placement
@@ -17,7 +17,7 @@ from corr.notation import Placement
 TILES_PER_DIGIT = 9  # 1.1
 
 
-@dataclass
+@dataclass(slots=True)
 class LastPlacement:
     """The newest placement: the one a challenge (4.1) can still reach."""
 
@@ -168,13 +168,15 @@ class Combat(Game):
         credited = self._credit(state, move, conquests)
         for f in credited:
             state.conquered[f] = action.by
-        state.last = LastPlacement(action.seq, action.by, move.cell, move.digit, credited, illegal)
+        if self.opts["mode"] == "as-written":  # only there can a challenge reach it (4.1)
+            state.last = LastPlacement(action.seq, action.by, move.cell, move.digit, credited, illegal)
         state.last_cell = move.cell
-        outcome = Outcome(
-            conquered=credited,
-            missed=tuple(f for f in conquests if f not in credited) if conquests else (),
-            illegal=illegal,
-        )
+        if conquests or illegal is not None:
+            outcome = Outcome(
+                conquered=credited, missed=tuple(f for f in conquests if f not in credited), illegal=illegal
+            )
+        else:
+            outcome = QUIET
         state.placed += 1
         if state.placed >= 1 + state.bonus.get(action.by, 0):
             self._end_turn(state)
@@ -269,7 +271,7 @@ class Combat(Game):
             raise IllegalMove("combat 4.1", "a player cannot challenge their own placement")
         if last.illegal is None:
             last.challenged = True
-            return Outcome(verdict="rejected", events=[f"challenge rejected: {last.digit} {name(last.cell)} keeps the Sudoku rule"])
+            return Outcome(verdict="rejected", events=(f"challenge rejected: {last.digit} {name(last.cell)} keeps the Sudoku rule",))
         grid = state.grid
         grid.remove(last.cell)
         for f in last.conquered:
@@ -282,10 +284,10 @@ class Combat(Game):
         revoked = f"; conquest of field {','.join(map(str, last.conquered))} revoked" if last.conquered else ""
         return Outcome(
             verdict="upheld",
-            events=[
+            events=(
                 f"challenge upheld ({last.illegal.rule}): {last.digit} {name(last.cell)} goes back to the supply"
-                f"{revoked}; {action.by} places two tiles on their next turn"
-            ]
+                f"{revoked}; {action.by} places two tiles on their next turn",
+            ),
         )
 
     # --- result ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Literal
 
 from corr.log import lines
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 FORMAT_VERSION = 1
 HEX64 = r"^[0-9a-f]{64}$"
@@ -103,8 +103,6 @@ def _problem(err: Exception) -> str:
 
 def read_header(raw: bytes) -> lines.Header:
     """A header line validated by the model, as the plain value everything else uses."""
-    from pydantic import ValidationError
-
     try:
         model = Header.__pydantic_validator__.validate_json(raw)
     except ValidationError as err:
@@ -116,8 +114,6 @@ def read_header(raw: bytes) -> lines.Header:
 
 def read_record(raw: bytes) -> lines.Record:
     """A record line validated by the model, as the plain value everything else uses."""
-    from pydantic import ValidationError
-
     try:
         m = _validate_record(raw)
     except ValidationError as err:
