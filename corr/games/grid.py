@@ -36,7 +36,7 @@ _MADE_MAX = 64
 class Grid:
     """Cells, unit masks, candidate masks and per-field candidate counts."""
 
-    __slots__ = ("cells", "rows", "cols", "boxes", "cand", "fcount", "counts")
+    __slots__ = ("cells", "rows", "cols", "boxes", "cand", "fcount", "counts", "options")
 
     def __init__(self, cells: list[int] | None = None) -> None:
         self.cells = list(cells) if cells is not None else [0] * 81
@@ -74,6 +74,7 @@ class Grid:
         cand = [0] * 81
         fcount = [[0] * 10 for _ in range(10)]
         digits_of = _DIGITS_OF
+        options = 0
         for c in range(81):
             if not cells[c]:
                 box = _BOX[c]
@@ -82,8 +83,9 @@ class Grid:
                 counter = fcount[box + 1]
                 for d in digits_of[mask]:
                     counter[d] += 1
+                    options += 1
         self.rows, self.cols, self.boxes, self.counts = rows, cols, boxes, counts
-        self.cand, self.fcount = cand, fcount
+        self.cand, self.fcount, self.options = cand, fcount, options
 
     def copy(self) -> Grid:
         other = Grid.__new__(Grid)
@@ -99,6 +101,7 @@ class Grid:
         self.counts = other.counts[:]
         self.cand = other.cand[:]
         self.fcount = list(map(list.copy, other.fcount))
+        self.options = other.options
 
     def place(self, cell: int, digit: int) -> list[tuple[int, int]]:
         """Put `digit` on the empty `cell`; return the (field, digit) pairs whose last
@@ -108,10 +111,12 @@ class Grid:
         fcount = self.fcount
         own = cand[cell]
         field = FIELD_OF[cell]
+        removed = 0  # candidate (cell, digit) pairs this placement takes away
         if own:
             counter = fcount[field]
             for d in _DIGITS_OF[own]:
                 counter[d] -= 1
+                removed += 1
                 if not counter[d]:
                     zeroed.append((field, d))
             cand[cell] = 0
@@ -124,10 +129,12 @@ class Grid:
         for p, f in _PEER_FIELDS[cell]:
             if cand[p] & bit:
                 cand[p] ^= bit
+                removed += 1
                 counter = fcount[f]
                 counter[digit] -= 1
                 if not counter[digit]:
                     zeroed.append((f, digit))
+        self.options -= removed
         return zeroed
 
     def remove(self, cell: int) -> None:
@@ -168,6 +175,8 @@ class Grid:
 
     def any_candidate(self, digits_mask: int = ALL_DIGITS_MASK) -> bool:
         """Whether some empty cell takes some digit of `digits_mask`."""
+        if digits_mask == ALL_DIGITS_MASK:
+            return self.options > 0
         for mask in self.cand:
             if mask & digits_mask:
                 return True

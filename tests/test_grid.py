@@ -1,0 +1,43 @@
+"""The incremental grid always equals a grid rebuilt from its cells."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from corr.games.grid import Grid
+
+
+def rebuilt(cells: list[int]) -> Grid:
+    grid = Grid.__new__(Grid)
+    grid.cells = list(cells)
+    grid.rebuild()
+    return grid
+
+
+def state(grid: Grid) -> tuple:
+    return (grid.cells, grid.rows, grid.cols, grid.boxes, grid.counts, grid.cand, grid.fcount, grid.options)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 80), st.integers(1, 9)), max_size=60), st.data())
+def test_placements_and_removals_keep_the_grid_equal_to_a_rebuild(moves, data) -> None:
+    grid = Grid()
+    for cell, digit in moves:
+        if grid.cells[cell]:
+            continue
+        before = rebuilt(grid.cells)
+        zeroed = grid.place(cell, digit)  # legal or not: as-written games place both
+        assert state(grid) == state(rebuilt(grid.cells))
+        # every (field, digit) reported lost its last place with this placement
+        lost = {(f, d) for f in range(1, 10) for d in range(1, 10) if before.fcount[f][d] and not grid.fcount[f][d]}
+        assert set(zeroed) == lost
+        if data.draw(st.booleans()) and data.draw(st.booleans()):
+            grid.remove(cell)
+            assert state(grid) == state(before)
+
+
+def test_copy_is_independent() -> None:
+    grid = Grid()
+    other = grid.copy()
+    other.place(0, 5)
+    assert grid.cells[0] == 0 and grid.options == rebuilt(grid.cells).options
