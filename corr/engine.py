@@ -7,7 +7,6 @@ timestamps, and the rule that a refused move appends nothing. Games only judge m
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,6 +144,8 @@ def load(path: Path | str, upto: int | None = None) -> Replay:
 
 def make_header(game_name: str, players: list[str], options: dict[str, str]) -> Header:
     """A checked header for a new game; seats A, B, ... in the order the players are given."""
+    import secrets  # only new games need it: keep it off every move's start-up
+
     cls = game_class(game_name)
     if not cls.min_seats <= len(players) <= cls.max_seats:
         raise UsageError(

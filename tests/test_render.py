@@ -87,7 +87,7 @@ _LOGS: dict[Case, bytes] = {}
 @pytest.fixture
 def build(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Path]:
     """Play a Case into a log with a fixed id and frozen time; returns the log's path."""
-    monkeypatch.setattr("corr.engine.secrets.token_hex", lambda n: "0" * (2 * n))
+    monkeypatch.setattr("secrets.token_hex", lambda n: "0" * (2 * n))
 
     def make(case: Case, name: str = "game") -> Path:
         path = tmp_path / f"{name}.corr"

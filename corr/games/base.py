@@ -8,14 +8,13 @@ happened in an `Outcome`. The engine owns the log and asks the game for the rest
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from corr.errors import IllegalMove, UsageError
 from corr.notation import Move
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """A rule option: default, allowed values (None: free text checked by the game), help."""
 
     default: str
@@ -50,8 +49,7 @@ class Outcome:
 QUIET = Outcome()
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     over: bool
     winners: tuple[str, ...]
     scores: dict[str, int]

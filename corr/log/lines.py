@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 FORMAT_VERSION = 1
 RECORD_TYPES = frozenset(
@@ -84,16 +83,14 @@ def _no_extra(data: dict[str, Any], allowed: frozenset[str], where: str = "") ->
             raise LineError(f"{where}{key}", "extra field not permitted")
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(NamedTuple):
     seat: str
     name: str
     email: str | None = None
     key: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(NamedTuple):
     id: str
     game: str
     seats: tuple[Seat, ...]
@@ -104,10 +101,9 @@ class Header:
     type: str = "header"
 
 
-@dataclass(slots=True)
-class Record:
-    """One record. Not frozen only because frozen construction costs twice as much, and
-    audits build one per line; nothing changes a record after it is read or made."""
+class Record(NamedTuple):
+    """One record. Lines are plain named tuples: immutable, and the cheapest value to
+    build, which matters when an audit builds one per line."""
 
     seq: int
     type: str
@@ -126,7 +122,7 @@ HEADER_KEYS = ("corr", "type", "id", "game", "options", "seats", "time_control",
 SEAT_KEYS = ("seat", "name", "email", "key")
 RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "prev", "state", "sig")
 _HEADER_SET, _SEAT_SET, _RECORD_SET = frozenset(HEADER_KEYS), frozenset(SEAT_KEYS), frozenset(RECORD_KEYS)
-assert {f.name for f in fields(Record)} == _RECORD_SET and {f.name for f in fields(Header)} == _HEADER_SET
+assert set(Record._fields) == _RECORD_SET and set(Header._fields) == _HEADER_SET
 
 
 def _seat(data: Any, i: int) -> Seat:
