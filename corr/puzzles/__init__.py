@@ -1,0 +1,1 @@
+"""Sudoku puzzles: the Moyo rulebook's appendix, puzzle strings, and the solver."""
