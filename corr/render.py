@@ -40,6 +40,8 @@ def _bytecode_cache():  # -> jinja2.BytecodeCache | None
         os.makedirs(folder, exist_ok=True)
     except OSError:
         return None
+    if not os.access(folder, os.W_OK):
+        return None
     return jinja2.FileSystemBytecodeCache(folder)
 
 

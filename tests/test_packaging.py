@@ -25,3 +25,19 @@ def test_an_installed_corr_carries_its_templates_inside_the_package() -> None:
     else:  # a wheel install: `pip install .` put them into corr/
         assert resource_dir("templates") == package / "templates"
         assert resource_dir("schemas") == package / "schemas"
+
+
+def test_boards_render_when_the_cache_folder_cannot_be_made(tmp_path: Path, monkeypatch, corr) -> None:
+    """The template cache is an optimisation: a cache path that cannot be a folder changes nothing."""
+    from corr.render import environment
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would go")
+    monkeypatch.setenv("CORR_CACHE_DIR", str(blocker))
+    environment.cache_clear()
+    try:
+        assert environment().bytecode_cache is None
+        result = corr("new", "combat", tmp_path / "g.corr", "-p", "Anna", "-p", "Ben")
+        assert result.code == 0 and "SUDOKU-Combat" in result.out
+    finally:
+        environment.cache_clear()
