@@ -74,14 +74,7 @@ UNITS: list[tuple[str, int, tuple[int, ...]]] = (
 )
 #: PEERS[c]: every other cell sharing a row, column or field with c.
 PEERS: list[tuple[int, ...]] = [
-    tuple(
-        sorted(
-            {x for x in ROW_CELLS[c // 9]}
-            | {x for x in COL_CELLS[c % 9]}
-            | {x for x in FIELD_CELLS[FIELD_OF[c]]}
-        - {c}
-        )
-    )
+    tuple(sorted((set(ROW_CELLS[c // 9]) | set(COL_CELLS[c % 9]) | set(FIELD_CELLS[FIELD_OF[c]])) - {c}))
     for c in CELLS
 ]
 #: Fields that share a row band or column stack with field f (f itself included):
