@@ -1,0 +1,95 @@
+"""Moyo rule 6: is a puzzle from another source suitable for a game of Moyo?
+
+The rulebook gives advice, not hard limits, so every point is reported with its numbers
+and the verdict lists the reasons a puzzle falls short. Where the rulebook gives no
+number, these are our rulings (documented here and in the report's `advice`):
+
+- "not too many givens": at most MAX_GIVENS (32, the most any appendix puzzle has);
+- "not too difficult": at least MIN_STARTING_POINTS cells that a naked or hidden single
+  fills at the start, and, for a puzzle with one solution, a grade other than "search"
+  (a puzzle with several solutions always needs a choice, which is the game's point);
+- "about 1-4 givens in the Azumaya": 1 to 4 givens in field 5.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corr.errors import UsageError
+from corr.geometry import DIGITS, FIELD_CELLS, name
+from corr.puzzles import solver
+
+MAX_GIVENS = 32
+MIN_STARTING_POINTS = 2
+AZUMAYA = 5
+AZUMAYA_GIVENS = (1, 4)
+#: Places of a field that stand in one line: its three rows, then its three columns.
+_FIELD_LINES: tuple[tuple[int, int, int], ...] = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9))
+
+
+def three_in_line(cells: list[int]) -> list[dict[str, Any]]:
+    """Every row or column of three inside one field whose cells are all givens.
+
+    A field is three cells wide, so "three givens directly next to each other in a row
+    or a column" inside one area is exactly a full line of that field.
+    """
+    found = []
+    for field in DIGITS:
+        for line in _FIELD_LINES:
+            line_cells = [FIELD_CELLS[field][p - 1] for p in line]
+            if all(cells[c] for c in line_cells):
+                found.append({"field": field, "cells": [name(c) for c in line_cells]})
+    return found
+
+
+def check(cells: list[int], cap: int = 10_000) -> dict[str, Any]:
+    """Report each point of Moyo rule 6 and a verdict with its reasons.
+
+    Refuses (UsageError) a puzzle whose givens clash or that has no solution, since
+    there is nothing to play then.
+    """
+    if cap < 1:
+        raise UsageError(f"the solution cap must be at least 1, not {cap}")
+    solutions = solver.count_solutions(cells, cap)  # refuses a clash
+    if solutions == 0:
+        raise UsageError("the puzzle has no solution (moyo 6: a puzzle with none is refused)")
+    givens = sum(1 for d in cells if d)
+    azumaya = sum(1 for c in FIELD_CELLS[AZUMAYA] if cells[c])
+    empty = [f for f in DIGITS if not any(cells[c] for c in FIELD_CELLS[f])]
+    lines = three_in_line(cells)
+    grade = solver.grade(cells)
+    points = solver.starting_points(cells)
+
+    reasons = []
+    if points < MIN_STARTING_POINTS:
+        reasons.append(f"too difficult: {points} starting point(s), fewer than {MIN_STARTING_POINTS}")
+    if solutions == 1 and grade == "search":
+        reasons.append("too difficult: the only solution needs guessing")
+    if givens > MAX_GIVENS:
+        reasons.append(f"too many givens: {givens}, more than {MAX_GIVENS}")
+    if empty:
+        reasons.append(f"no given in field(s) {', '.join(map(str, empty))}")
+    low, high = AZUMAYA_GIVENS
+    if not low <= azumaya <= high:
+        reasons.append(f"{azumaya} givens in the Azumaya (field 5), advice is {low}-{high}")
+    for line in lines:
+        reasons.append(f"three givens next to each other in field {line['field']}: {' '.join(line['cells'])}")
+
+    return {
+        "solutions": solutions,
+        "solutions_capped": solutions >= cap,
+        "cap": cap,
+        "givens": givens,
+        "azumaya_givens": azumaya,
+        "empty_fields": empty,
+        "three_in_line": lines,
+        "grade": grade,
+        "starting_points": points,
+        "verdict": "unsuitable" if reasons else "suitable",
+        "reasons": reasons,
+        "advice": {
+            "max_givens": MAX_GIVENS,
+            "azumaya_givens": list(AZUMAYA_GIVENS),
+            "min_starting_points": MIN_STARTING_POINTS,
+        },
+    }
