@@ -11,6 +11,8 @@ from corr.log import store
 from corr.render import render_position
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara", "Emil", "Fay"]
+#: Options a game cannot start without.
+REQUIRED_OPTIONS: dict[str, dict[str, str]] = {"moyo": {"puzzle": "1"}}  # moyo 2.1
 
 
 def seat_counts(name: str) -> list[int]:
@@ -23,7 +25,7 @@ CASES = [(name, n, seed) for name in games.names() for n in seat_counts(name) fo
 
 @pytest.mark.parametrize("name, players, seed", CASES)
 def test_random_game_replays_renders_and_serialises(name: str, players: int, seed: int) -> None:
-    rep = randomplay.play(name, PLAYERS[:players], seed=seed)
+    rep = randomplay.play(name, PLAYERS[:players], REQUIRED_OPTIONS.get(name), seed=seed)
     result = rep.game.result(rep.state)
     assert result.over, "a random game runs to its end"
     # serialise, parse and replay: the same records, the same final position

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 _REGISTRY: dict[str, str] = {
     "combat": "corr.games.combat:Combat",
+    "moyo": "corr.games.moyo:Moyo",
 }
 ALIASES: dict[str, str] = {
     "sudoku-combat": "combat",
