@@ -27,14 +27,20 @@ def new(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game name (see `corr games`).", show_default=False)],
     file: LogFile,
     player: Annotated[
-        list[str],
+        Optional[list[str]],
         typer.Option(
             "--player", "-p", metavar="NAME", help="A player's name; repeat once per seat (A, B, C, D in order)."
         ),
-    ],
+    ] = None,
     option: Annotated[
         Optional[list[str]],
         typer.Option("--option", "-o", metavar="KEY=VALUE", help="A rule option (see `corr games`); repeatable."),
+    ] = None,
+    revenge_of: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--revenge-of", metavar="OLD", help="Moyo: the rematch of a finished game, roles swapped (moyo 4.3)."
+        ),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
@@ -44,13 +50,28 @@ def new(
     wrong number of players.
 
     \b
-    Example:
+    Examples:
       corr new combat game.corr --player Anna --player Ben -o conquest=auto
+      corr new moyo game.corr -p Anna -p Ben -o puzzle=3 -o variant=horikomi
+      corr new moyo revenge.corr --revenge-of game.corr
     """
     from corr import engine
+    from corr.errors import UsageError
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep = engine.new_game(file, game, player, _parse_options(option or []))
+    if revenge_of is not None:
+        from corr.match import revenge_options
+
+        if player or option:
+            raise UsageError("a revenge game takes its players and options from OLD: drop --player and -o")
+        old = engine.load(revenge_of)
+        options = revenge_options(old)
+        player = [s.name for s in old.header.seats]
+    elif not player:
+        raise UsageError("missing option --player: give one per seat (see `corr new --help`)")
+    else:
+        options = _parse_options(option or [])
+    rep = engine.new_game(file, game, player, options)
     _after(rep, fmt)
 
 
@@ -113,6 +134,37 @@ def challenge(
     for event in step.outcome.events:
         typer.echo(event, err=True)
     _after(rep, fmt)
+
+
+@app.command()
+def match(
+    first: Annotated[Path, typer.Argument(metavar="GAME1", help="The first game's log.", show_default=False)],
+    second: Annotated[Path, typer.Argument(metavar="GAME2", help="The revenge game's log.", show_default=False)],
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+) -> None:
+    """The two-game Moyo match: each game's victory points and the total (moyo 4.2, 4.3).
+
+    \b
+    Example:
+      corr match game.corr revenge.corr --format json
+    """
+    import json
+
+    from corr import engine
+    from corr.match import match_total
+
+    check_format(fmt, ("text", "json"))
+    report = match_total(engine.load(first), engine.load(second))
+    if fmt == "json":
+        out(json.dumps(report, indent=2) + "\n")
+        return
+    for g in report["games"]:
+        points = ", ".join(f"{s} {n}" for s, n in g["victory_points"].items())
+        typer.echo(f"{g['file']}: {'-'.join(g['winners'])} won ({points})")
+    total = ", ".join(f"{s} {n}" for s, n in report["total"].items())
+    winners = report["winners"]
+    verdict = f"{winners[0]} wins the match" if len(winners) == 1 else "the match is tied"
+    typer.echo(f"total: {total}: {verdict}")
 
 
 @app.command()
