@@ -11,10 +11,10 @@ import pytest
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
-def walkthrough() -> list[list[str]]:
-    """The `corr ...` commands of the README's 'Install and play' section, in order."""
+def walkthrough(heading: str = "Install and play") -> list[list[str]]:
+    """The `corr ...` commands of one README section, in order."""
     text = README.read_text()
-    section = text.split("## Install and play", 1)[1].split("\n## ", 1)[0]
+    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
     commands = []
     for block in re.findall(r"```sh\n(.*?)```", section, re.S):
         for line in block.replace("\\\n", " ").splitlines():
@@ -44,3 +44,12 @@ def test_readme_refused_move_example_is_refused(tmp_path: Path, corr, monkeypatc
     result = corr("move", "game.corr", "8 (5,6)")
     assert result.code == 1 and "combat 2.2" in result.err
     assert (tmp_path / "game.corr").read_bytes() == before
+
+
+def test_readme_moyo_and_puzzle_sections_run_as_written(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    moyo = [args for args in walkthrough("Sudoku Moyo") if "revenge.corr" not in args]
+    assert moyo[0][:2] == ["new", "moyo"]
+    for args in moyo + walkthrough("Puzzles"):
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"

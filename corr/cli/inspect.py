@@ -45,7 +45,7 @@ def games(as_json: JsonFlag = False) -> None:
                 "title": cls.title,
                 "players": [cls.min_seats, cls.max_seats],
                 "options": {
-                    k: {"default": o.default, "choices": list(o.choices) if o.choices else None, "help": o.help}
+                    k: {"default": o.default or None, "choices": list(o.choices) if o.choices else None, "help": o.help}
                     for k, o in cls.options.items()
                 },
             }
@@ -57,7 +57,8 @@ def games(as_json: JsonFlag = False) -> None:
         typer.echo(f"{g['name']}  {g['title']}, {g['players'][0]}-{g['players'][1]} players")
         for key, o in g["options"].items():
             choices = "|".join(o["choices"]) if o["choices"] else "..."
-            typer.echo(f"  -o {key}={choices}  (default {o['default']}): {o['help']}")
+            default = f"default {o['default']}" if o["default"] is not None else "required"
+            typer.echo(f"  -o {key}={choices}  ({default}): {o['help']}")
 
 
 @app.command()
