@@ -64,6 +64,7 @@ class Case:
     players: tuple[str, ...]
     steps: tuple[tuple[str, ...], ...] = ()
     options: tuple[str, ...] = ()
+    game: str = "combat"
 
 
 CASES: dict[str, Case] = {
@@ -94,7 +95,7 @@ def build(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> Callable[...
         if case in _LOGS:
             path.write_bytes(_LOGS[case])
             return path
-        args: list[str] = ["new", "combat", str(path), "--format", "json"]
+        args: list[str] = ["new", case.game, str(path), "--format", "json"]
         for player in case.players:
             args += ["--player", player]
         for option in case.options:
@@ -310,3 +311,230 @@ def test_json_keys(build, show) -> None:
     assert data["last"]["move"] == "4 (1,6) !" and data["last"]["conquered"] == [2]
     finished = json.loads(show(build(CASES["finished"], "won"), "json"))
     assert finished["over"] is True and finished["winners"] == ["B"] and finished["to_move"] is None
+
+
+# ---------------------------------------------------------------------------------
+# Sudoku Moyo (rules/moyo.md): the same golden infrastructure, with `case.game = "moyo"`.
+# The games were found by playing `corr legal --json` moves through the CLI on puzzle 1
+# (standard division DLDDNLLDL: A light in fields 2, 6, 7, 9; B dark in 1, 3, 4, 8).
+
+#: Always the first listed legal move; the opening (3.1) fills the Azumaya in 5 moves,
+#: and after 42 moves of Horikomi no stone fits anywhere (5.2): B wins with 3 Moyo stones
+#: in own Shima against A's 4 (5.3).
+MOYO_FIRST = (
+    "2 (5,1) | 3 (5,2) | 4 (5,4) | 7 (5,5) | 5 (5,8) | 4 (1,1) | 2 (1,2) | 3 (1,3) | "
+    "7 (1,6) | 8 (1,7) | 5 (2,3) | 3 (2,4) | 4 (2,5) | 7 (2,7) | 2 (2,9) | 1 (3,1) | "
+    "5 (3,5) | 8 (3,6) | 3 (3,7) | 5 (4,1) | 8 (4,2) | 6 (4,3) | 9 (4,5) | 7 (4,8) | "
+    "2 (6,5) | 9 (6,7) | 1 (6,8) | 3 (6,9) | 7 (7,1) | 5 (7,3) | 6 (7,4) | 3 (7,5) | "
+    "4 (7,8) | 3 (8,3) | 9 (8,5) | 4 (8,6) | 5 (8,7) | 2 (8,8) | 2 (9,3) | 6 (9,7) | "
+    "3 (9,8) | 1 (9,9)"
+).split(" | ")
+#: Standard rules, the first listed move for the opening and four Shima moves.
+MOYO_SHIMA = ("2 (5,1)", "3 (5,2)", "4 (5,4)", "7 (5,5)", "5 (5,8)", "4 (1,1)", "2 (2,2)", "3 (1,2)", "5 (2,3)")
+#: Standard rules, A always the first listed move and B the last: after 36 moves A cannot
+#: place (4.1) and B wins with 1 victory point (a 4 still fits at (1,2), 4.2). (Always the
+#: first move ends 0-0, which shows less.)
+MOYO_FINISHED = (
+    "2 (5,1) | 7 (5,9) | 3 (5,2) | 9 (5,8) | 4 (5,4) | 8 (5,5) | 2 (2,2) | 7 (8,8) | "
+    "3 (2,3) | 5 (8,7) | 7 (2,4) | 4 (8,6) | 4 (2,5) | 2 (8,3) | 8 (6,2) | 3 (8,1) | "
+    "2 (6,5) | 8 (4,8) | 1 (6,7) | 9 (4,5) | 3 (6,8) | 6 (4,3) | 4 (7,1) | 5 (4,1) | "
+    "5 (7,3) | 8 (3,9) | 6 (7,4) | 4 (3,7) | 3 (7,5) | 3 (3,6) | 3 (9,7) | 5 (3,5) | "
+    "1 (9,8) | 7 (1,7) | 2 (9,9) | 8 (1,6)"
+).split(" | ")
+
+MOYO_CASES: dict[str, Case] = {
+    "opening": Case(("Anna", "Ben"), (), ("puzzle=1",), "moyo"),
+    "shima": Case(("Anna", "Ben"), moves(*MOYO_SHIMA), ("puzzle=1",), "moyo"),
+    "finished": Case(("Anna", "Ben"), moves(*MOYO_FINISHED), ("puzzle=1",), "moyo"),
+    "horikomi": Case(("Anna", "Ben"), moves(*MOYO_FIRST), ("puzzle=1", "variant=horikomi"), "moyo"),
+}
+
+
+@pytest.mark.parametrize("fmt", list(EXT))
+@pytest.mark.parametrize("case", list(MOYO_CASES))
+def test_moyo_golden(case: str, fmt: str, build, show) -> None:
+    """`corr show` prints exactly the stored Moyo board for each fixed game and format."""
+    output = show(build(MOYO_CASES[case]), fmt)
+    golden = GOLDEN / f"moyo-{case}.{EXT[fmt]}"
+    if UPDATE:
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(output, encoding="utf-8")
+    assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest {__file__}"
+    expected = golden.read_text(encoding="utf-8")
+    assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"
+
+
+def test_moyo_goldens_have_no_strays() -> None:
+    wanted = {f"moyo-{c}.{e}" for c in MOYO_CASES for e in EXT.values()}
+    stray = {p.name for p in GOLDEN.glob("moyo-*")} - wanted
+    assert not stray
+
+
+def moyo_json(build, show, case: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(show(build(MOYO_CASES[case]), "json"))
+
+
+def row_col(place: str) -> tuple[int, int]:
+    """"(F,P)" -> (row, column), both 1-9."""
+    f, p = int(place[1]), int(place[3])
+    return (f - 1) // 3 * 3 + (p - 1) // 3 + 1, (f - 1) % 3 * 3 + (p - 1) % 3 + 1
+
+
+def recount(board: str) -> tuple[set[tuple[int, int]], dict[int, set[int]], dict[int, set[int]]]:
+    """From the 81-character board alone: the Moyo stones (empty, no digit fits) as
+    (row, column), and per field the digits it lacks and those with a legal place."""
+    grid = [[int(ch) if ch != "." else 0 for ch in board[r * 9 : r * 9 + 9]] for r in range(9)]
+
+    def fits(r: int, c: int, d: int) -> bool:
+        box = [grid[i][j] for i in range(r // 3 * 3, r // 3 * 3 + 3) for j in range(c // 3 * 3, c // 3 * 3 + 3)]
+        return d not in grid[r] and d not in [grid[i][c] for i in range(9)] and d not in box
+
+    moyo: set[tuple[int, int]] = set()
+    lacks: dict[int, set[int]] = {f: set(range(1, 10)) for f in range(1, 10)}
+    placeable: dict[int, set[int]] = {f: set() for f in range(1, 10)}
+    for r in range(9):
+        for c in range(9):
+            f = r // 3 * 3 + c // 3 + 1
+            lacks[f].discard(grid[r][c])
+            if not grid[r][c]:
+                ok = {d for d in range(1, 10) if fits(r, c, d)}
+                placeable[f] |= ok
+                if not ok:
+                    moyo.add((r + 1, c + 1))
+    return moyo, lacks, placeable
+
+
+@pytest.mark.parametrize("case", list(MOYO_CASES))
+def test_moyo_text_fits_80_columns_in_ascii(case: str, build, show) -> None:
+    for line in show(build(MOYO_CASES[case]), "text").splitlines():
+        assert len(line) <= 80, line
+        assert line.isascii(), line
+
+
+@pytest.mark.parametrize("case", list(MOYO_CASES))
+def test_moyo_json_keys_and_markers_match_the_board(case: str, build, show) -> None:
+    """phase, areas, moyo_stones, turned and stones_left agree with a recount from the board
+    (1.4, 1.5); victory_points is there exactly when the game is over (4.2)."""
+    data = moyo_json(build, show, case)
+    for key in ("phase", "areas", "moyo_stones", "turned", "stones_left"):
+        assert key in data, key
+    assert data["game"] == "moyo" and data["id"] == "moyo-00000000"
+    assert data["areas"] == {"1": "B", "2": "A", "3": "B", "4": "B", "5": None, "6": "A", "7": "A", "8": "B", "9": "A"}
+    moyo, lacks, placeable = recount(data["board"])
+    assert {row_col(p) for p in data["moyo_stones"]} == moyo
+    assert len(data["moyo_stones"]) == len(moyo)
+    for f in range(1, 10):
+        assert set(data["stones_left"][str(f)]) == lacks[f], f
+        assert set(data["turned"].get(str(f), [])) == lacks[f] - placeable[f], f
+    assert ("victory_points" in data) == data["over"]
+
+
+def test_moyo_phases(build, show) -> None:
+    opening = moyo_json(build, show, "opening")
+    assert opening["phase"] == "opening" and opening["over"] is False and opening["moyo_stones"] == []
+    shima = moyo_json(build, show, "shima")
+    assert shima["phase"] == "shima" and shima["to_move"] == "B" and shima["seq"] == len(MOYO_SHIMA)
+    assert "phase: shima   Moyo stones: 2" in show(build(MOYO_CASES["shima"]), "text")
+    assert "Phase: opening" in show(build(MOYO_CASES["opening"]), "html")
+
+
+def test_moyo_text_areas_and_owners(build, show) -> None:
+    lines = show(build(MOYO_CASES["opening"]), "text").splitlines()
+    assert lines[0] == "Sudoku Moyo   moyo-00000000   seq 0"
+    assert "   +-1-D[B]--+-2-L[A]--+-3-D[B]--+" in lines
+    assert "   +-4-D[B]--+-5-N-----+-6-L[A]--+" in lines
+    assert "   +-7-L[A]--+-8-D[B]--+-9-L[A]--+" in lines
+    assert "field 1  dark     B  has 2 3 4 7 8" in lines
+    assert "field 2  light    A  has 2 3 4 5 6 7" in lines
+    assert "field 5  neutral  -  has 2 3 4 5 7 8 9" in lines
+    assert "light: A Anna   dark: B Ben" in lines
+    assert lines[-1] == "to move: A Anna"
+
+
+def test_moyo_html_areas_and_owners(build, show) -> None:
+    html = show(build(MOYO_CASES["shima"]), "html")
+    assert html.startswith("<!DOCTYPE html>\n<html") and html.endswith("</html>\n") and html.isascii()
+    for banned in ("<style", "<script", "<link", "class=", "javascript:", "src=", "url("):
+        assert banned not in html
+    board = cells(html)
+    assert len(board) == 81
+    colour = {1: "dark", 2: "light", 3: "dark", 4: "dark", 5: "neutral", 6: "light", 7: "light", 8: "dark", 9: "light"}
+    tints: dict[str, set[str]] = {"light": set(), "dark": set(), "neutral": set()}
+    last = "(2,3)"  # MOYO_SHIMA's last move has its own highlight
+    for f in range(1, 10):
+        for p in range(1, 10):
+            tag = board[f"({f},{p})"]
+            assert f"field {f}: {colour[f]}" in tag, tag
+            if f"({f},{p})" != last:
+                tints[colour[f]].add(re.search(r"background:(#[0-9a-f]{6})", tag).group(1))  # type: ignore[union-attr]
+    assert all(len(t) == 1 for t in tints.values()), tints
+    assert len(set().union(*tints.values())) == 3  # three different tints
+    assert "light (A)" in html and "dark (B)" in html and ">neutral<" in html
+
+
+def test_moyo_stones_are_marked(build, show) -> None:
+    """Every Moyo stone is a `*` on the text board and a marked cell in HTML (1.5)."""
+    path = build(MOYO_CASES["finished"])
+    data = json.loads(show(path, "json"))
+    text = show(path, "text").splitlines()
+    html = show(path, "html")
+    board = cells(html)
+    assert len(data["moyo_stones"]) == 14
+    for place in data["moyo_stones"]:
+        r, c = row_col(place)
+        row = next(line for line in text if line.startswith(f" {r} |"))
+        assert row[5 + 3 * (c - 1) + (c - 1) // 3] == "*", (place, row)
+        assert ", Moyo stone" in board[place]
+    grid_rows = [line for line in text if re.match(r" \d \|", line)]
+    assert sum(line.count("*") for line in grid_rows) == 14
+    assert html.count(", Moyo stone\"") == 14 and html.count("&#9679;") == 14
+    assert "phase: shima   Moyo stones: 14" in text
+    assert "field 1  dark     B  has 2 3 4             turned 2 3" in text
+
+
+def test_moyo_finished_shows_victory_points(build, show) -> None:
+    path = build(MOYO_CASES["finished"])
+    data = json.loads(show(path, "json"))
+    assert data["over"] is True and data["winners"] == ["B"] and data["to_move"] is None
+    assert data["victory_points"] == {"A": 0, "B": 1} and data["scores"] == {"A": 0, "B": 1}
+    # 4.2 ruling, recounted: B's (own area, digit) pairs with a legal place left
+    _, _, placeable = recount(data["board"])
+    assert sum(len(placeable[f]) for f in (1, 3, 4, 8)) == 1
+    assert sum(len(placeable[f]) for f in (2, 6, 7, 9)) == 0  # A on turn cannot place (4.1)
+    text = show(path, "text")
+    assert "* B  Ben    1 victory point" in text and "  A  Anna   0 victory points" in text
+    assert text.endswith("game over: B Ben wins with 1 victory point\n")
+    assert "end:   A cannot place a stone (4.1): B wins with 1 victory" in text
+    html = show(path, "html")
+    assert "Victory points: A 0, B 1" in html
+    assert "Game over: B Ben wins with 1 victory point" in html
+
+
+def test_moyo_end_text_singular_victory_point(build, show) -> None:
+    data = json.loads(show(build(MOYO_CASES["finished"]), "json"))
+    assert data["end"].endswith("B wins with 1 victory point (4.2)")
+
+
+def test_moyo_horikomi_counts_moyo_stones(build, show) -> None:
+    """5.2 / 5.3: the game ends when no stone fits anywhere; fewest Moyo stones in one's
+    own Shima wins - recounted here from the board and the areas."""
+    path = build(MOYO_CASES["horikomi"])
+    data = json.loads(show(path, "json"))
+    assert data["over"] is True and data["variant"] == "horikomi"
+    moyo, _, placeable = recount(data["board"])
+    assert not any(placeable.values())  # 5.2: no stone can be placed anywhere
+    own = {"A": 0, "B": 0}
+    for r, c in moyo:
+        owner = data["areas"][str((r - 1) // 3 * 3 + (c - 1) // 3 + 1)]
+        if owner:
+            own[owner] += 1
+    assert own == {"A": 4, "B": 3} and data["scores"] == own
+    assert data["winners"] == ["B"]
+    assert data["end"] == "no stone fits anywhere (5.2); Moyo stones in own Shima A 4, B 3: B wins (5.3)"
+    text = show(path, "text")
+    assert "* B  Ben    3 Moyo stones" in text and "  A  Anna   4 Moyo stones" in text
+    assert "phase: shima   variant: Horikomi   Moyo stones: 9" in text
+    assert text.endswith("game over: B Ben wins with 3 Moyo stones\n")
+    html = show(path, "html")
+    assert "Horikomi" in html and "Moyo stones: 9 (" in html
+    assert "Victory points:" not in html

@@ -257,7 +257,9 @@ class Moyo(Game):
         area = self.area_of(cell)
         phase = self.phase(state)
         if grid.cells[cell]:
-            raise IllegalMove("moyo 3.3", f"{name(cell)} is not empty: a {grid.cells[cell]} stands there", (cell,))
+            stone = grid.cells[cell]
+            article = "an" if stone == 8 else "a"
+            raise IllegalMove("moyo 3.3", f"{name(cell)} is not empty: {article} {stone} stands there", (cell,))
         if phase == "handicap" and area != AZUMAYA:
             raise IllegalMove(
                 "moyo 2.4", f"handicap stones go into the Azumaya ({self.area_name(AZUMAYA)}), not {self.area_name(area)}",
@@ -384,7 +386,8 @@ class Moyo(Game):
             return f"no stone fits anywhere (5.2); Moyo stones in own Shima {moyo}: {state.winners[0]} wins (5.3{why})"
         winner = state.winners[0]
         points = self.victory_points(state)[winner]
-        return f"{other(winner)} cannot place a stone (4.1): {winner} wins with {points} victory points (4.2)"
+        unit = "victory point" if points == 1 else "victory points"
+        return f"{other(winner)} cannot place a stone (4.1): {winner} wins with {points} {unit} (4.2)"
 
     def describe(self, state: MoyoState) -> dict[str, Any]:
         light = self.light_seat()
