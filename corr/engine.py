@@ -101,6 +101,11 @@ def apply(game: Game, state: Any, action: Action) -> Outcome:
     return game.apply(state, action)
 
 
+def signing_keys(header: Header) -> dict[str, str]:
+    """Seat -> public key, for the seats whose records must be signed."""
+    return {s.seat: s.key for s in header.seats if s.key}
+
+
 def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     """Rebuild the position record by record, checking each against the rules and its
     stored state hash; raises CorruptLog at the first record that does not hold."""
@@ -111,9 +116,17 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     add_step = result.steps.append
     state_key = game.state_key
     sha256 = hashlib.sha256
+    keys = signing_keys(log.header)
     for record in log.records:
         if upto is not None and record.seq > upto:
             break
+        if keys and record.by in keys:
+            from corr.identity import verify
+
+            try:
+                verify(keys[record.by], log.header.id, record)
+            except CorruptLog as err:
+                raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
         try:
             move = parse(record.move) if record.move is not None else None
             action = Action(record.seq, record.type, record.by, move, record.target)
@@ -142,7 +155,9 @@ def load(path: Path | str, upto: int | None = None) -> Replay:
     return replay(store.read(path), upto)
 
 
-def make_header(game_name: str, players: list[str], options: dict[str, str]) -> Header:
+def make_header(
+    game_name: str, players: list[str], options: dict[str, str], keys: dict[str, str] | None = None
+) -> Header:
     """A checked header for a new game; seats A, B, ... in the order the players are given."""
     import secrets  # only new games need it: keep it off every move's start-up
 
@@ -152,7 +167,10 @@ def make_header(game_name: str, players: list[str], options: dict[str, str]) -> 
             f"{cls.title} is for {cls.min_seats}-{cls.max_seats} players; {len(players)} given (use --player per seat)"
         )
     resolved = cls.resolve_options(options)
-    seats = [{"seat": SEAT_LETTERS[i], "name": player} for i, player in enumerate(players)]
+    seats = [seat_entry(SEAT_LETTERS[i], player, (keys or {}).get(SEAT_LETTERS[i])) for i, player in enumerate(players)]
+    unknown = sorted(set(keys or {}) - set(SEAT_LETTERS[: len(players)]))
+    if unknown:
+        raise UsageError(f"--key for seat {unknown[0]}, but the game has seats {', '.join(SEAT_LETTERS[: len(players)])}")
     data = {"id": f"{cls.name}-{secrets.token_hex(4)}", "game": cls.name, "options": resolved, "seats": seats,
             "created": clock.stamp()}
     try:
@@ -161,9 +179,25 @@ def make_header(game_name: str, players: list[str], options: dict[str, str]) -> 
         raise UsageError(f"cannot start the game: {err}") from None
 
 
-def new_game(path: Path | str, game_name: str, players: list[str], options: dict[str, str]) -> Replay:
+def seat_entry(seat: str, player: str, key: str | None) -> dict[str, str]:
+    """A header seat from `Name` or `Name <address>` and an optional public key."""
+    import re
+
+    entry = {"seat": seat, "name": player.strip()}
+    addressed = re.fullmatch(r"\s*(.*?)\s*<([^<>@\s]+@[^<>@\s]+)>\s*", player)
+    if addressed:
+        name, address = addressed.groups()
+        entry.update(name=name.strip('"') or address, email=address)
+    if key is not None:
+        entry["key"] = key
+    return entry
+
+
+def new_game(
+    path: Path | str, game_name: str, players: list[str], options: dict[str, str], keys: dict[str, str] | None = None
+) -> Replay:
     """Create a log file holding the header of a new game."""
-    return replay(store.create(path, make_header(game_name, players, options)))
+    return replay(store.create(path, make_header(game_name, players, options, keys)))
 
 
 def start(header: Header) -> Replay:
@@ -179,6 +213,7 @@ def extend(
     move: Move | None = None,
     target: int | None = None,
     note: str | None = None,
+    signer: Any = None,
 ) -> list[Record]:
     """Check one action against the current position and return the records it makes
     (with any the game then makes by itself). Nothing changes when the action is refused;
@@ -187,6 +222,9 @@ def extend(
     seat = by or game.to_move(current.state)
     if seat is None:
         raise IllegalMove("", "the game is over")
+    keys = signing_keys(current.header)
+    if seat in keys and signer is None:
+        raise UsageError(f"seat {seat} signs its records: give --sign with {seat}'s key")
     trial = game.clone(current.state)
     stamp = clock.stamp()
     prev = current.log.tail_hash
@@ -200,6 +238,12 @@ def extend(
             move=str(action.move) if action.move is not None else None,
             target=action.target, note=note, prev=prev, state=state_hash(game, trial),
         )
+        if action.by in keys:
+            if signer is None:
+                raise UsageError(f"seat {action.by} signs its records, and the game made one for it")
+            from corr.identity import sign
+
+            record = sign(signer, current.header.id, record)
         steps.append(Step(record, action, outcome))
         auto = game.auto_actions(trial)
         if not auto:
@@ -220,14 +264,78 @@ def act(
     text: str | None = None,
     target: int | None = None,
     note: str | None = None,
+    key: Path | str | None = None,
 ) -> tuple[Replay, list[Record]]:
     """Validate one action against the log on disk and append it under the log's lock.
-    A refused action appends nothing."""
+    With a private key, the key decides the seat and signs the record. A refused action
+    appends nothing."""
     move = parse(text) if text is not None else None
+    signer = None
+    if key is not None:
+        from corr.identity import load_private, public_text
+
+        signer = load_private(key)
     with store.writing(path) as writer:
         if writer.log.torn is not None:
             raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
         current = replay(writer.log)
-        records = extend(current, record_type, by, move, target, note)
+        if signer is not None:
+            public = public_text(signer)
+            seats = [s for s, k in signing_keys(current.header).items() if k == public]
+            if not seats:
+                raise UsageError(f"{key} is not the key of any seat of this game")
+            if by is not None and by != seats[0]:
+                raise UsageError(f"{key} is seat {seats[0]}'s key, not {by}'s")
+            by = seats[0]
+        records = extend(current, record_type, by, move, target, note, signer)
         writer.append(records)
         return current, records
+
+
+def accept(path: Path | str, raws: list[bytes]) -> tuple[Replay, list[Record]]:
+    """Append record lines made elsewhere - another player's copy, a mail attachment -
+    after checking that they continue this copy and hold under replay (rules, state
+    hashes, signatures). Lines this copy already has are skipped, so accepting the same
+    lines twice changes nothing; a line that differs from this copy's is refused."""
+    incoming: list[tuple[Record, bytes]] = []
+    for number, raw in enumerate(raws, start=1):
+        try:
+            record = lines.read_record(raw)
+        except lines.LineError as err:
+            raise CorruptLog(f"incoming line {number} is not a valid record ({err})", kind="schema") from None
+        if store.dump(record) != raw:
+            raise CorruptLog(f"incoming seq {record.seq} is not in canonical form: it was edited", seq=record.seq)
+        incoming.append((record, raw))
+    with store.writing(path) as writer:
+        log = writer.log
+        if log.torn is not None:
+            raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
+        new: list[Record] = []
+        for record, raw in incoming:
+            if record.seq <= len(log.records):
+                if log.raw[record.seq - 1] != raw:
+                    raise CorruptLog(
+                        f"{path}: incoming seq {record.seq} differs from this copy's: the copies have diverged "
+                        "(see `corr compare`)",
+                        seq=record.seq,
+                        kind="diverged",
+                    )
+                continue
+            expected = log.next_seq + len(new)
+            if record.seq != expected:
+                raise UsageError(f"{path}: incoming seq {record.seq} does not follow this copy (next is seq {expected})")
+            new.append(record)
+        if not new:
+            return replay(log), []
+        trial = store.GameLog(
+            path=log.path, header=log.header, header_raw=log.header_raw, records=list(log.records), raw=list(log.raw)
+        )
+        try:
+            store.add(trial, new)  # checks the chain
+        except UsageError:
+            raise CorruptLog(f"{path}: the incoming records do not chain to this copy (prev hash differs)",
+                             kind="chain") from None
+        result = replay(trial)  # checks rules, state hashes and signatures
+        writer.append(new)
+        result.log = writer.log
+        return result, new

@@ -22,6 +22,7 @@ from corr.errors import CorrError
 
 # Importing the command modules registers their commands on `app`.
 from corr.cli import inspect as _inspect  # noqa: E402,F401
+from corr.cli import keys as _keys  # noqa: E402,F401
 from corr.cli import play as _play  # noqa: E402,F401
 from corr.cli import puzzle as _puzzle  # noqa: E402,F401
 

@@ -36,6 +36,10 @@ def new(
         Optional[list[str]],
         typer.Option("--option", "-o", metavar="KEY=VALUE", help="A rule option (see `corr games`); repeatable."),
     ] = None,
+    key: Annotated[
+        Optional[list[str]],
+        typer.Option("--key", metavar="SEAT=FILE", help="A seat's public key (.pub); its records must then be signed."),
+    ] = None,
     revenge_of: Annotated[
         Optional[Path],
         typer.Option(
@@ -54,6 +58,7 @@ def new(
       corr new combat game.corr --player Anna --player Ben -o conquest=auto
       corr new moyo game.corr -p Anna -p Ben -o puzzle=3 -o variant=horikomi
       corr new moyo revenge.corr --revenge-of game.corr
+      corr new combat game.corr -p "Anna <anna@example.org>" -p Ben --key A=anna.pub
     """
     from corr import engine
     from corr.errors import UsageError
@@ -71,8 +76,21 @@ def new(
         raise UsageError("missing option --player: give one per seat (see `corr new --help`)")
     else:
         options = _parse_options(option or [])
-    rep = engine.new_game(file, game, player, options)
+    rep = engine.new_game(file, game, player, options, _parse_keys(key or []))
     _after(rep, fmt)
+
+
+def _parse_keys(pairs: list[str]) -> dict[str, str]:
+    from corr.errors import UsageError
+    from corr.identity import read_public
+
+    keys: dict[str, str] = {}
+    for pair in pairs:
+        seat, sep, source = pair.partition("=")
+        if not sep or len(seat.strip()) != 1 or not source.strip():
+            raise UsageError(f"--key {pair!r} is not SEAT=FILE (e.g. --key A=anna.pub)")
+        keys[seat.strip().upper()] = read_public(source.strip())
+    return keys
 
 
 def _after(rep, fmt: str) -> None:  # type: ignore[no-untyped-def]
@@ -88,6 +106,9 @@ def move(
     notation: Annotated[str, typer.Argument(metavar="MOVE", help="The move, e.g. '7 (5,4)' or '7 (3,4) !'.")],
     by: Annotated[
         Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn.")
+    ] = None,
+    sign: Annotated[
+        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
     ] = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
@@ -105,14 +126,17 @@ def move(
     from corr import engine
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep, _ = engine.act(file, "move", by=by.upper() if by else None, text=notation)
+    rep, _ = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign)
     _after(rep, fmt)
 
 
 @app.command()
 def challenge(
     file: LogFile,
-    by: Annotated[str, typer.Option("--by", metavar="SEAT", help="The challenging seat.", show_default=False)],
+    by: Annotated[Optional[str], typer.Option("--by", metavar="SEAT", help="The challenging seat.")] = None,
+    sign: Annotated[
+        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
+    ] = None,
     seq: Annotated[
         Optional[int], typer.Option("--seq", metavar="SEQ", help="The placement challenged; default: the last.")
     ] = None,
@@ -127,9 +151,12 @@ def challenge(
       corr challenge game.corr --by B
     """
     from corr import engine
+    from corr.errors import UsageError
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep, records = engine.act(file, "challenge", by=by.upper(), target=seq)
+    if by is None and sign is None:
+        raise UsageError("missing option --by: name the challenging seat (or --sign with its key)")
+    rep, records = engine.act(file, "challenge", by=by.upper() if by else None, target=seq, key=sign)
     step = rep.steps[-len(records)]
     for event in step.outcome.events:
         typer.echo(event, err=True)

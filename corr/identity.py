@@ -1,0 +1,120 @@
+"""Players' Ed25519 keys and the signatures on their records (DESIGN 6).
+
+A public key is one line, `ed25519:<base64 of 32 bytes>`, the same in a `.pub` file and
+in the log's header. A private key is a PKCS#8 PEM file readable only by its owner. A
+record's signature covers the game id and the record's canonical line without `sig`
+(which holds its seq, prev and content), so it cannot be moved to another game, seq or
+position. `cryptography` is imported only when a key is used: most moves need none.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+from typing import Any
+
+from corr.errors import CorruptLog, UsageError
+from corr.log import lines
+
+PREFIX = "ed25519:"
+DOMAIN = b"corr-record-signature-v1\n"
+
+
+def _ed25519() -> Any:
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    return ed25519
+
+
+def new_key(out: Path | str) -> tuple[Path, Path]:
+    """Write `OUT.key` (mode 0600) and `OUT.pub`; refuses to overwrite either."""
+    from cryptography.hazmat.primitives import serialization
+
+    out = Path(out)
+    key_path, pub_path = Path(f"{out}.key"), Path(f"{out}.pub")
+    for path in (key_path, pub_path):
+        if path.exists():
+            raise UsageError(f"{path} already exists; choose another name")
+    if not out.parent.is_dir():
+        raise UsageError(f"no such folder: {out.parent}")
+    private = _ed25519().Ed25519PrivateKey.generate()
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    pub_path.write_text(public_text(private) + "\n")
+    return key_path, pub_path
+
+
+def public_text(private: Any) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return PREFIX + base64.b64encode(raw).decode()
+
+
+def load_private(path: Path | str) -> Any:
+    """A private key from its PEM file, with a one-line error for anything else."""
+    from cryptography.hazmat.primitives import serialization
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read key {path}: {err.strerror}") from None
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except (ValueError, TypeError):
+        raise UsageError(f"{path} is not a corr private key (make one with `corr key new`)") from None
+    if not isinstance(key, _ed25519().Ed25519PrivateKey):
+        raise UsageError(f"{path} is not an Ed25519 key")
+    return key
+
+
+def read_public(text_or_path: str) -> str:
+    """A public key line, given as the line itself or as a `.pub` file holding it."""
+    text = text_or_path.strip()
+    if not text.startswith(PREFIX):
+        try:
+            text = Path(text_or_path).read_text().strip()
+        except OSError as err:
+            raise UsageError(f"cannot read public key {text_or_path}: {err.strerror}") from None
+    try:
+        raw = base64.b64decode(text[len(PREFIX):], validate=True) if text.startswith(PREFIX) else b""
+    except ValueError:
+        raw = b""
+    if len(raw) != 32:
+        raise UsageError(f"{text_or_path} is not a corr public key (ed25519:<base64>)")
+    return text
+
+
+def signed_bytes(game_id: str, record: lines.Record) -> bytes:
+    """What a record's signature covers: the game id and the record's line without `sig`."""
+    return DOMAIN + game_id.encode() + b"\n" + lines.dump(record._replace(sig=None))
+
+
+def sign(private: Any, game_id: str, record: lines.Record) -> lines.Record:
+    """The record with its signature."""
+    signature = private.sign(signed_bytes(game_id, record))
+    return record._replace(sig=base64.b64encode(signature).decode())
+
+
+def verify(public: str, game_id: str, record: lines.Record) -> None:
+    """Raise CorruptLog unless the record carries a valid signature by `public`."""
+    from cryptography.exceptions import InvalidSignature
+
+    if record.sig is None:
+        raise CorruptLog(f"seq {record.seq} by {record.by} is not signed, but {record.by} signs with a key",
+                         seq=record.seq, kind="signature")
+    try:
+        key = _ed25519().Ed25519PublicKey.from_public_bytes(base64.b64decode(public[len(PREFIX):]))
+        key.verify(base64.b64decode(record.sig, validate=True), signed_bytes(game_id, record))
+    except (InvalidSignature, ValueError):
+        raise CorruptLog(
+            f"seq {record.seq}: the signature is not {record.by}'s (altered record or a stranger's key)",
+            seq=record.seq,
+            kind="signature",
+        ) from None
