@@ -1,0 +1,16 @@
+"""Games by email (DESIGN.md 8): compose a move's message, send it over SMTP, ingest
+messages (one `.eml`, an mbox or a Maildir) into the local copy of the game.
+
+The log travels as an attachment named `<game-id>.corr`, typed
+`application/octet-stream` and base64-encoded: mail clients and relays leave such a
+part byte for byte as sent (text/plain attachments get their line endings and charset
+rewritten), and the log's hash chain is over exact bytes.
+"""
+
+from __future__ import annotations
+
+#: MIME type and file suffix of the attached log.
+ATTACHMENT_TYPE = ("application", "octet-stream")
+ATTACHMENT_SUFFIX = ".corr"
+#: Where each game's mail threading lives: `FILE.mail.json` next to the log.
+SIDECAR_SUFFIX = ".mail.json"

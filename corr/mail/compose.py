@@ -1,0 +1,219 @@
+"""Outgoing mail: one complete RFC 5322 message per move (DESIGN.md 8).
+
+`compose` builds, with the standard library only, a multipart/mixed message holding a
+multipart/alternative body (the text board, the new records as JSON lines and the whole
+move list; and the HTML board) and the log attached as `<game-id>.corr`
+(application/octet-stream, base64, so it arrives byte for byte).
+
+Threading: each game keeps its last Message-ID and References chain in a sidecar file
+`FILE.mail.json` next to the log (written atomically). `compose_file` reads it, so
+consecutive messages of a game thread by themselves; `remember` writes it after a
+message was written or sent (and `corr mail ingest` records the messages it takes in,
+so a reply threads to the message it answers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate, make_msgid
+from pathlib import Path
+from typing import Any
+
+from corr.errors import UsageError
+from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE, SIDECAR_SUFFIX
+
+#: The sender when nobody better is known.
+DEFAULT_SENDER = "corr@localhost"
+#: How many Message-IDs a References header carries at most (the first and the latest).
+MAX_REFERENCES = 20
+#: The Subject of every corr message: `[corr <game-id>] <seq>. <what>`.
+SUBJECT_RE = re.compile(r"\[corr ([0-9a-z-]{4,64})\](?:\s+(\d+)\.)?")
+
+
+def _seat(rep: Any, letter: str) -> Any:
+    for seat in rep.header.seats:
+        if seat.seat == letter.upper():
+            return seat
+    seats = ", ".join(s.seat for s in rep.header.seats)
+    raise UsageError(f"unknown seat {letter!r} (seats: {seats})")
+
+
+def address(seat: Any) -> str:
+    """`Name <email>` of a header seat."""
+    return formataddr((seat.name, seat.email))
+
+
+def default_sender(rep: Any) -> str:
+    """The seat who made the last record (its name and email), else corr@localhost."""
+    if rep.steps:
+        by = rep.steps[-1].record.by
+        for seat in rep.header.seats:
+            if seat.seat == by and seat.email:
+                return address(seat)
+    return DEFAULT_SENDER
+
+
+def subject(rep: Any) -> str:
+    """`[corr <id>] <seq>. <move>`, naming the last record (`0. new game` before any)."""
+    if not rep.steps:
+        return f"[corr {rep.header.id}] 0. new game"
+    record = rep.steps[-1].record
+    what = record.move if record.type == "move" and record.move else record.type
+    if record.type == "challenge" and record.target:
+        what = f"challenge of {record.target}"
+    return f"[corr {rep.header.id}] {record.seq}. {what}"
+
+
+def plain_body(rep: Any, since_seq: int | None = None) -> str:
+    """The text part: board, the new records as JSON lines, the move list."""
+    from corr.record_text import game_text
+    from corr.render import render_position
+
+    since = rep.seq - 1 if since_seq is None else since_seq
+    since = max(0, min(since, rep.seq))
+    new = [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw) if since < record.seq <= rep.seq]
+    parts = [render_position(rep, "text").rstrip("\n"), ""]
+    if new:
+        parts += [f"New record{'s' if len(new) > 1 else ''} (JSON lines):", *new, ""]
+    parts += [
+        f"The log is attached as {rep.header.id}{ATTACHMENT_SUFFIX}; reply with your move on the first line,",
+        "or send your own copy of the log attached (`corr mail ingest` takes either).",
+        "",
+        game_text(rep).rstrip("\n"),
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def log_bytes(rep: Any) -> bytes:
+    """The log's file bytes up to the replayed seq (what the attachment holds)."""
+    raws = [raw for record, raw in zip(rep.log.records, rep.log.raw) if record.seq <= rep.seq]
+    return b"".join(line + b"\n" for line in [rep.log.header_raw, *raws])
+
+
+def compose(
+    rep: Any,
+    to_seat: str,
+    since_seq: int | None = None,
+    previous_message_id: str | None = None,
+    sender: str | None = None,
+    references: list[str] | None = None,
+) -> EmailMessage:
+    """The message telling seat `to_seat` about the position of `rep`.
+
+    `previous_message_id` threads it (In-Reply-To, References) to the game's previous
+    message; `references` is that message's References chain when known.
+    """
+    from corr.render import render_position
+
+    seat = _seat(rep, to_seat)
+    if not seat.email:
+        raise UsageError(f"seat {seat.seat} ({seat.name}) has no email address in the header of {rep.log.path}")
+    msg = EmailMessage()
+    msg["From"] = sender or default_sender(rep)
+    msg["To"] = address(seat)
+    msg["Subject"] = subject(rep)
+    msg["Date"] = formatdate(localtime=False, usegmt=True)
+    domain = (msg["From"].addresses[0].domain or "localhost") if msg["From"].addresses else "localhost"
+    msg["Message-ID"] = make_msgid("corr", domain=domain)
+    if previous_message_id:
+        chain = [*(references or []), previous_message_id]
+        chain = list(dict.fromkeys(chain))
+        if len(chain) > MAX_REFERENCES:
+            chain = [chain[0], *chain[-(MAX_REFERENCES - 1):]]
+        msg["In-Reply-To"] = previous_message_id
+        msg["References"] = " ".join(chain)
+    msg["X-Corr-Game"] = rep.header.id
+    msg["X-Corr-Seq"] = str(rep.seq)
+    msg.set_content(plain_body(rep, since_seq), subtype="plain", charset="utf-8")
+    msg.add_alternative(render_position(rep, "html"), subtype="html", charset="utf-8")
+    maintype, subtype = ATTACHMENT_TYPE
+    msg.add_attachment(
+        log_bytes(rep), maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}"
+    )
+    return msg
+
+
+# ---------------------------------------------------------------------------------
+# The sidecar: FILE.mail.json
+
+
+def sidecar_path(log_path: Path | str) -> Path:
+    return Path(f"{log_path}{SIDECAR_SUFFIX}")
+
+
+def read_sidecar(log_path: Path | str) -> dict[str, Any]:
+    """The game's mail state: last_message_id, references, seen (ids of ingested messages)."""
+    path = sidecar_path(log_path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as err:
+        raise UsageError(f"{path}: not a readable corr mail sidecar ({err}); delete it to start a new thread") from None
+    return data if isinstance(data, dict) else {}
+
+
+def write_sidecar(log_path: Path | str, data: dict[str, Any]) -> None:
+    """Replace the sidecar atomically (a temporary file renamed over it)."""
+    path = sidecar_path(log_path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _chain(message_id: str | None, references: str | None) -> list[str]:
+    ids = (references or "").split()
+    if message_id:
+        ids.append(message_id.strip())
+    ids = list(dict.fromkeys(ids))
+    if len(ids) > MAX_REFERENCES:
+        ids = [ids[0], *ids[-(MAX_REFERENCES - 1):]]
+    return ids
+
+
+def remember(log_path: Path | str, msg: Any, seen: bool = False) -> None:
+    """Make `msg` the game's latest message, so the next one threads to it; with
+    `seen`, also note it as ingested (a duplicate is then recognised)."""
+    data = read_sidecar(log_path)
+    message_id = str(msg["Message-ID"] or "").strip() or None
+    if message_id:
+        chain = _chain(message_id, str(msg["References"] or "") or None)
+        data["last_message_id"] = message_id
+        data["references"] = chain[:-1]
+        if seen:
+            seen_ids = [i for i in data.get("seen", []) if i != message_id]
+            data["seen"] = [*seen_ids, message_id][-500:]
+    write_sidecar(log_path, data)
+
+
+def compose_file(
+    path: Path | str, to_seat: str, sender: str | None = None, since_seq: int | None = None
+) -> EmailMessage:
+    """Load the log at `path` and compose its message, threaded after the sidecar's last."""
+    from corr import engine
+
+    rep = engine.load(path)
+    data = read_sidecar(path)
+    return compose(
+        rep,
+        to_seat,
+        since_seq=since_seq,
+        previous_message_id=data.get("last_message_id"),
+        sender=sender,
+        references=list(data.get("references", [])),
+    )

@@ -1,0 +1,458 @@
+"""Games by email (DESIGN.md 8), with real parts: real .eml bytes, a real SMTP server
+(aiosmtpd on 127.0.0.1), real mbox and Maildir folders, and two players' separate copies
+of one Combat game kept in step by mail alone."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import shutil
+import socket
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from corr import engine
+from corr.log import lines, store
+from corr.mail import compose as mail_out
+
+ANNA = "anna@example.org"
+BEN = "ben@example.net"
+MOVES = ("7 (5,4)", "3 (1,1)", "2 (3,3)", "4 (9,9)", "1 (2,1)", "3 (2,9)")
+
+
+def parse(data: bytes) -> EmailMessage:
+    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
+
+
+def new_log(path: Path, emails: bool = True) -> Path:
+    """A new Combat game between Anna (A) and Ben (B), with their addresses in the header."""
+    header = engine.make_header("combat", ["Anna", "Ben"], {})
+    if emails:
+        data = lines.header_dict(header)
+        data["seats"][0]["email"] = ANNA
+        data["seats"][1]["email"] = BEN
+        header = lines.header_from(data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    store.create(path, header)
+    return path
+
+
+@pytest.fixture
+def two_copies(tmp_path: Path) -> tuple[Path, Path]:
+    """Anna's copy in a/, Ben's in b/: one game, two files."""
+    a = new_log(tmp_path / "a" / "game.corr")
+    b = tmp_path / "b" / "game.corr"
+    b.parent.mkdir()
+    shutil.copyfile(a, b)
+    return a, b
+
+
+def play(path: Path, *moves: str) -> None:
+    for m in moves:
+        engine.act(path, "move", text=m)
+
+
+def eml(corr, log: Path, to: str, out: Path) -> bytes:  # type: ignore[no-untyped-def]
+    r = corr("mail", "compose", log, "--to", to, "--out", out)
+    assert r.code == 0, r.err
+    return out.read_bytes()
+
+
+def unchanged(path: Path) -> Callable[[], None]:
+    before = path.read_bytes()
+
+    def check() -> None:
+        assert path.read_bytes() == before
+
+    return check
+
+
+# ---------------------------------------------------------------------------------
+# Mail out
+
+
+def test_compose_parses_back_with_headers_alternatives_attachment_and_threading(tmp_path, corr):  # type: ignore[no-untyped-def]
+    log = new_log(tmp_path / "game.corr")
+    game_id = engine.load(log).header.id
+    play(log, "7 (5,4)")
+    first = parse(eml(corr, log, "B", tmp_path / "1.eml"))
+    assert first["Subject"] == f"[corr {game_id}] 1. 7 (5,4)"
+    assert first["From"] == f"Anna <{ANNA}>"
+    assert first["To"] == f"Ben <{BEN}>"
+    assert first["Message-ID"] and first["Date"]
+    assert first["In-Reply-To"] is None
+    assert first.get_content_type() == "multipart/mixed"
+    plain = first.get_body(preferencelist=("plain",))
+    html = first.get_body(preferencelist=("html",))
+    assert plain is not None and html is not None
+    text = plain.get_content()
+    record_line = store.read(log).raw[0].decode()
+    assert record_line in text  # the new record as a JSON line
+    assert "1. A  7 (5,4)" in text  # the move list
+    assert "<table" in html.get_content()
+    (attachment,) = list(first.iter_attachments())
+    assert attachment.get_filename() == f"{game_id}.corr"
+    assert attachment.get_content_type() == "application/octet-stream"
+    assert attachment.get_payload(decode=True) == log.read_bytes()
+
+    play(log, "3 (1,1)")
+    second = parse(eml(corr, log, "A", tmp_path / "2.eml"))
+    assert second["Subject"] == f"[corr {game_id}] 2. 3 (1,1)"
+    assert second["From"] == f"Ben <{BEN}>"
+    assert second["In-Reply-To"] == first["Message-ID"]
+    assert second["References"] == first["Message-ID"]
+    third = parse(eml(corr, log, "A", tmp_path / "3.eml"))
+    assert third["In-Reply-To"] == second["Message-ID"]
+    assert third["References"].split() == [first["Message-ID"], second["Message-ID"]]
+
+
+def test_compose_since_and_from(tmp_path):  # type: ignore[no-untyped-def]
+    log = new_log(tmp_path / "game.corr")
+    play(log, *MOVES[:3])
+    rep = engine.load(log)
+    msg = mail_out.compose(rep, "b", since_seq=0, sender="Referee <ref@example.com>")
+    text = msg.get_body(preferencelist=("plain",)).get_content()
+    assert "New records (JSON lines):" in text
+    for raw in store.read(log).raw:
+        assert raw.decode() in text
+    assert msg["From"] == "Referee <ref@example.com>"
+
+
+def test_compose_refuses_a_seat_without_email(tmp_path, corr):  # type: ignore[no-untyped-def]
+    log = new_log(tmp_path / "game.corr", emails=False)
+    play(log, "7 (5,4)")
+    r = corr("mail", "compose", log, "--to", "B", "--out", tmp_path / "x.eml")
+    assert r.code == 1 and "no email address" in r.err and r.err.count("\n") == 1
+    assert not (tmp_path / "x.eml").exists()
+    r = corr("mail", "compose", log, "--to", "Z", "--out", tmp_path / "x.eml")
+    assert r.code == 1 and "unknown seat" in r.err
+
+
+# ---------------------------------------------------------------------------------
+# SMTP, against a real server
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.envelopes: list = []
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server():  # type: ignore[no-untyped-def]
+    controller_mod = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is in the test extra")
+    inbox = Inbox()
+    port = free_port()
+    controller = controller_mod.Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+def test_send_over_smtp(tmp_path, corr, smtp_server):  # type: ignore[no-untyped-def]
+    inbox, port = smtp_server
+    log = new_log(tmp_path / "game.corr")
+    play(log, "7 (5,4)")
+    config = tmp_path / "smtp.toml"
+    config.write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "Anna <{ANNA}>"\n')
+    r = corr("mail", "send", log, "--to", "B", "--config", config)
+    assert r.code == 0, r.err
+    (envelope,) = inbox.envelopes
+    assert envelope.mail_from == ANNA and envelope.rcpt_tos == [BEN]
+    msg = parse(envelope.original_content)
+    (attachment,) = list(msg.iter_attachments())
+    assert attachment.get_payload(decode=True) == log.read_bytes()
+    # The sidecar threads the next message to this one.
+    play(log, "3 (1,1)")
+    r = corr("mail", "send", log, "--to", "A", "--smtp-host", "127.0.0.1", "--smtp-port", str(port))
+    assert r.code == 0, r.err
+    second = parse(inbox.envelopes[1].original_content)
+    assert second["In-Reply-To"] == msg["Message-ID"]
+
+
+def test_send_refuses_an_unreachable_server_and_passwords_in_config(tmp_path, corr):  # type: ignore[no-untyped-def]
+    log = new_log(tmp_path / "game.corr")
+    play(log, "7 (5,4)")
+    r = corr("mail", "send", log, "--to", "B", "--smtp-host", "127.0.0.1", "--smtp-port", str(free_port()))
+    assert r.code == 1 and "cannot reach the SMTP server" in r.err and r.err.count("\n") == 1
+    assert not mail_out.sidecar_path(log).exists()
+    config = tmp_path / "smtp.toml"
+    config.write_text('host = "127.0.0.1"\npassword = "hunter2"\n')
+    r = corr("mail", "send", log, "--to", "B", "--config", config)
+    assert r.code == 1 and "password_env or password_file" in r.err
+    r = corr("mail", "send", log, "--to", "B")
+    assert r.code == 1 and "no SMTP server" in r.err
+
+
+# ---------------------------------------------------------------------------------
+# Mail in
+
+
+def test_two_players_play_by_eml_only(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    copies = {"A": a, "B": b}
+    for i, move in enumerate(MOVES, start=1):
+        me, other = ("A", "B") if i % 2 else ("B", "A")
+        r = corr("move", copies[me], move, "--format", "none")
+        assert r.code == 0, r.err
+        msg = tmp_path / f"{i}.eml"
+        eml(corr, copies[me], other, msg)
+        r = corr("mail", "ingest", msg, "--games", copies[other].parent)
+        assert r.code == 0, r.err
+        assert f"took seq {i}" in r.out
+        assert a.read_bytes() == b.read_bytes()
+    assert len(store.read(a).records) == len(MOVES)
+    # Threading carried across: B's reply answers A's message.
+    m1, m2 = parse((tmp_path / "1.eml").read_bytes()), parse((tmp_path / "2.eml").read_bytes())
+    assert m2["In-Reply-To"] == m1["Message-ID"]
+
+
+def test_ingesting_twice_changes_nothing(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    play(a, "7 (5,4)")
+    msg = tmp_path / "1.eml"
+    eml(corr, a, "B", msg)
+    assert corr("mail", "ingest", msg, "--games", b.parent).code == 0
+    check = unchanged(b)
+    r = corr("mail", "ingest", msg, "--games", b.parent)
+    assert r.code == 0 and "nothing new" in r.out
+    check()
+
+
+def reply_eml(game_id: str, seq: int, body: str, html: bool = False, message_id: str = "<r1@example.net>") -> bytes:
+    msg = EmailMessage()
+    msg["From"] = f"Ben <{BEN}>"
+    msg["To"] = f"Anna <{ANNA}>"
+    msg["Subject"] = f"Re: [corr {game_id}] {seq}. 7 (5,4)"
+    msg["Message-ID"] = message_id
+    if html:
+        msg.set_content(body, subtype="html")
+    else:
+        msg.set_content(body)
+    return msg.as_bytes()
+
+
+def test_a_move_in_the_plain_text_body(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")
+    msg = tmp_path / "r.eml"
+    msg.write_bytes(reply_eml(game_id, 1, "Hello Anna,\n\n3 (1,1)\n\n> 1. A  7 (5,4)\n"))
+    r = corr("mail", "ingest", msg, "--games", a.parent)
+    assert r.code == 0, r.err
+    log = store.read(a)
+    assert [(rec.seq, rec.by, rec.move) for rec in log.records] == [(1, "A", "7 (5,4)"), (2, "B", "3 (1,1)")]
+    check = unchanged(a)
+    r = corr("mail", "ingest", msg, "--games", a.parent)
+    assert r.code == 0 and "already ingested" in r.out
+    check()
+    # The next message A composes threads to B's reply.
+    out = parse(eml(corr, a, "B", tmp_path / "next.eml"))
+    assert out["In-Reply-To"] == "<r1@example.net>"
+
+
+# Refusals: each exits with its code, one line, and leaves the log as it was.
+
+
+def refused(corr, msg: Path, games: Path, code: int, *words: str) -> None:  # type: ignore[no-untyped-def]
+    logs = {p: p.read_bytes() for p in games.glob("*.corr")}
+    r = corr("mail", "ingest", msg, "--games", games)
+    assert r.code == code, (r.code, r.err)
+    assert r.err.startswith("corr: error:") and r.err.count("\n") == 1, r.err
+    for word in words:
+        assert word in r.err, r.err
+    assert "Traceback" not in r.err
+    for p, data in logs.items():
+        assert p.read_bytes() == data
+
+
+def test_refuses_an_unknown_game(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, _ = two_copies
+    other = new_log(tmp_path / "c" / "other.corr")
+    play(other, "7 (5,4)")
+    msg = tmp_path / "x.eml"
+    eml(corr, other, "B", msg)
+    refused(corr, msg, a.parent, 1, "unknown game", engine.load(other).header.id)
+
+
+def test_refuses_a_future_seq(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    play(a, "7 (5,4)", "3 (1,1)")
+    msg = tmp_path / "x.eml"
+    eml(corr, a, "B", msg)
+    data = parse(msg.read_bytes())
+    # An attachment holding only seq 2 (seq 1 left out): a gap in B's copy.
+    rows = a.read_bytes().split(b"\n")
+    gap = rows[0] + b"\n" + rows[2] + b"\n"
+    (part,) = list(data.iter_attachments())
+    part.set_content(gap, maintype="application", subtype="octet-stream", filename=part.get_filename())
+    msg.write_bytes(data.as_bytes())
+    refused(corr, msg, b.parent, 1, "does not follow")
+    # A body move answering a seq the copy has not reached.
+    game_id = engine.load(a).header.id
+    msg.write_bytes(reply_eml(game_id, 5, "2 (3,3)\n"))
+    refused(corr, msg, b.parent, 1, "future")
+
+
+def test_refuses_a_stale_body_move(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, _ = two_copies
+    play(a, "7 (5,4)", "3 (1,1)")
+    msg = tmp_path / "x.eml"
+    msg.write_bytes(reply_eml(engine.load(a).header.id, 1, "2 (3,3)\n", message_id="<old@example.net>"))
+    refused(corr, msg, a.parent, 1, "stale")
+
+
+def edited(msg_path: Path, change: Callable[[bytes], bytes]) -> None:
+    data = parse(msg_path.read_bytes())
+    (part,) = list(data.iter_attachments())
+    part.set_content(change(part.get_payload(decode=True)), maintype="application", subtype="octet-stream",
+                     filename=part.get_filename())
+    msg_path.write_bytes(data.as_bytes())
+
+
+def test_refuses_an_edited_attachment(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    play(a, "7 (5,4)")
+    msg = tmp_path / "1.eml"
+    eml(corr, a, "B", msg)
+    assert corr("mail", "ingest", msg, "--games", b.parent).code == 0
+    play(b, "3 (1,1)")
+    msg2 = tmp_path / "2.eml"
+    eml(corr, b, "A", msg2)
+    # Diverged: seq 1, which A has, rewritten (a different time stamp).
+    diverged = tmp_path / "d.eml"
+    shutil.copyfile(msg2, diverged)
+    at = store.read(a).records[0].at
+    edited(diverged, lambda d: d.replace(at.encode(), b"2001-01-01T00:00:00Z", 1))
+    refused(corr, diverged, a.parent, 2, "diverged")
+    # Bad chain / state: the new seq 2 rewritten to another move.
+    forged = tmp_path / "f.eml"
+    shutil.copyfile(msg2, forged)
+    edited(forged, lambda d: d.replace(b'"move":"3 (1,1)"', b'"move":"4 (1,1)"'))
+    refused(corr, forged, a.parent, 2)
+    # The honest message still goes in.
+    assert corr("mail", "ingest", msg2, "--games", a.parent).code == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_refuses_html_only_garbage_and_oversized(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, _ = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")
+    msg = tmp_path / "x.eml"
+    msg.write_bytes(reply_eml(game_id, 1, "<p>3 (1,1)</p>", html=True))
+    refused(corr, msg, a.parent, 1, "HTML-only")
+    msg.write_bytes(b"\x00\xff garbage \x89PNG\r\n\r\n not a mail at all")
+    refused(corr, msg, a.parent, 1, "not a corr message")
+    msg.write_bytes(reply_eml(game_id, 1, "Good move!\n"))
+    refused(corr, msg, a.parent, 1, "no move found")
+    big = tmp_path / "big.eml"
+    eml(corr, a, "B", big)
+    edited(big, lambda d: d + b"x" * (1 << 20))
+    refused(corr, big, a.parent, 1, "size limit")
+
+
+def test_reply_to_a_refused_message(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, _ = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")
+    msg = tmp_path / "x.eml"
+    msg.write_bytes(reply_eml(game_id, 1, "<p>3 (1,1)</p>", html=True))
+    outbox = tmp_path / "outbox"
+    r = corr("mail", "ingest", msg, "--games", a.parent, "--reply", "--reply-dir", outbox)
+    assert r.code == 1 and "HTML-only" in r.err
+    (reply_path,) = outbox.glob("*.eml")
+    reply = parse(reply_path.read_bytes())
+    assert reply["To"] == f"Ben <{BEN}>"
+    assert reply["In-Reply-To"] == "<r1@example.net>"
+    assert reply["Subject"].startswith("Re: [corr ")
+    assert "HTML-only" in reply.get_content()
+
+
+# ---------------------------------------------------------------------------------
+# Mailboxes
+
+
+def test_mbox_with_several_messages(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    box = mailbox.mbox(tmp_path / "in.mbox")
+    for i, move in enumerate(("7 (5,4)", "3 (1,1)", "2 (3,3)"), start=1):
+        play(a, move)
+        box.add(eml(corr, a, "B", tmp_path / f"{i}.eml"))
+    box.add(b"From: x@example.org\nSubject: hello\n\nnot a game\n")
+    box.add(eml(corr, a, "B", tmp_path / "again.eml"))  # the last one again: nothing new
+    box.flush()
+    box.close()
+    r = corr("mail", "ingest", "--mbox", tmp_path / "in.mbox", "--games", b.parent)
+    assert r.code == 1, r.err
+    assert "1 of 5 messages refused" in r.err and "not a corr message" in r.err
+    assert r.out.count(": ok:") == 4
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_maildir_with_several_messages(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, b = two_copies
+    box = mailbox.Maildir(tmp_path / "Maildir")
+    messages = []
+    for i, move in enumerate(("7 (5,4)", "3 (1,1)", "2 (3,3)", "4 (9,9)"), start=1):
+        play(a, move)
+        messages.append(eml(corr, a, "B", tmp_path / f"{i}.eml"))
+    for data in reversed(messages):  # arrival order does not matter: seq order is used
+        box.add(data)
+    r = corr("mail", "ingest", "--maildir", tmp_path / "Maildir", "--games", b.parent)
+    assert r.code == 0, r.err
+    assert r.out.count(": ok:") == 4
+    assert a.read_bytes() == b.read_bytes()
+    assert len(list((tmp_path / "Maildir" / "new").iterdir())) == 4  # left in place
+    r = corr("mail", "ingest", "--maildir", tmp_path / "Maildir", "--games", b.parent)
+    assert r.code == 0 and r.out.count("nothing new") == 4
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_ingest_usage(tmp_path, corr):  # type: ignore[no-untyped-def]
+    r = corr("mail", "ingest", "--games", tmp_path)
+    assert r.code == 1 and "exactly one of" in r.err
+    r = corr("mail", "ingest", tmp_path / "nope.eml", "--games", tmp_path)
+    assert r.code == 1 and "nope.eml" in r.err
+
+
+@pytest.mark.parametrize("sub", ["compose", "send", "ingest"])
+def test_help_has_an_example(corr, sub):  # type: ignore[no-untyped-def]
+    r = corr("mail", sub, "--help")
+    assert r.code == 0 and "Example:" in r.out and "corr mail " + sub in r.out
+
+
+def test_mbox_replies_to_refusals_over_smtp(two_copies, tmp_path, corr, smtp_server):  # type: ignore[no-untyped-def]
+    inbox, port = smtp_server
+    a, _ = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")
+    box = mailbox.mbox(tmp_path / "in.mbox")
+    box.add(reply_eml(game_id, 1, "<p>3 (1,1)</p>", html=True))
+    box.add(reply_eml(game_id, 1, "3 (1,1)\n", message_id="<r2@example.net>"))
+    box.flush()
+    box.close()
+    config = tmp_path / "smtp.toml"
+    config.write_text(f'host = "127.0.0.1"\nport = {port}\n')
+    r = corr("mail", "ingest", "--mbox", tmp_path / "in.mbox", "--games", a.parent, "--reply", "--config", config,
+             "--reply-dir", tmp_path / "outbox")
+    assert r.code == 1 and "1 of 2 messages refused" in r.err
+    (envelope,) = inbox.envelopes
+    assert envelope.rcpt_tos == [BEN]
+    assert "HTML-only" in parse(envelope.original_content).get_content()
+    assert len(store.read(a).records) == 2  # the plain-text move went in
