@@ -724,3 +724,30 @@ def test_header_with_one_seat(corr, game) -> None:
     path = game()
     _header_edit(path, b',{"seat":"B","name":"Ben"}', b"")
     refused(corr, path, 2, "move", path, "7 (5,4)", words=("seat",))
+
+
+def _leaf_commands() -> list[list[str]]:
+    """Every command path of the app, sub-commands included (e.g. ['mail', 'ingest'])."""
+    import typer
+
+    from corr.cli.app import app
+
+    found: list[list[str]] = []
+
+    def walk(command, path: list[str]) -> None:  # type: ignore[no-untyped-def]
+        subs = getattr(command, "commands", None)
+        if subs:
+            for name, sub in subs.items():
+                walk(sub, path + [name])
+        else:
+            found.append(path)
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+@pytest.mark.parametrize("path", _leaf_commands(), ids=" ".join)
+def test_every_command_and_subcommand_has_help_with_an_example(corr, path: list[str]) -> None:
+    r = corr(*path, "--help")
+    assert r.code == 0, r.err
+    assert "Example" in r.out and f"corr {' '.join(path)}" in r.out.split("Example", 1)[1]
