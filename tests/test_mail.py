@@ -456,3 +456,44 @@ def test_mbox_replies_to_refusals_over_smtp(two_copies, tmp_path, corr, smtp_ser
     assert envelope.rcpt_tos == [BEN]
     assert "HTML-only" in parse(envelope.original_content).get_content()
     assert len(store.read(a).records) == 2  # the plain-text move went in
+
+
+def test_ingest_new_starts_a_copy_from_a_games_first_message(tmp_path: Path, corr) -> None:
+    """An invited player has no copy yet: `--new` takes the attached, verified log as theirs."""
+    anna, ben = tmp_path / "anna", tmp_path / "ben"
+    anna.mkdir()
+    ben.mkdir()
+    game = anna / "match.corr"
+    assert corr("new", "combat", game, "-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>",
+                "-f", "none").code == 0
+    assert corr("move", game, "7 (8,7)", "-f", "none").code == 0
+    assert corr("mail", "compose", game, "--to", "B", "--out", tmp_path / "m1.eml").code == 0
+    refused = corr("mail", "ingest", tmp_path / "m1.eml", "--games", ben)
+    assert refused.code == 1 and "unknown game" in refused.err
+    taken = corr("mail", "ingest", tmp_path / "m1.eml", "--games", ben, "--new")
+    assert taken.code == 0, taken.err
+    copies = list(ben.glob("*.corr"))
+    assert len(copies) == 1 and copies[0].read_bytes() == game.read_bytes()
+    again = corr("mail", "ingest", tmp_path / "m1.eml", "--games", ben, "--new")
+    assert again.code == 0 and copies[0].read_bytes() == game.read_bytes()
+
+
+def test_ingest_new_refuses_a_forged_first_log(tmp_path: Path, corr) -> None:
+    from corr import engine
+    from corr.mail.compose import compose
+
+    anna, ben = tmp_path / "anna", tmp_path / "ben"
+    anna.mkdir()
+    ben.mkdir()
+    game = anna / "match.corr"
+    corr("new", "combat", game, "-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>", "-f", "none")
+    corr("move", game, "7 (8,7)", "-f", "none")
+    msg = compose(engine.load(game), "B")
+    forged = game.read_bytes().replace(b'"7 (8,7)"', b'"7 (8,8)"')
+    for part in msg.iter_attachments():
+        name = part.get_filename()
+        part.set_content(forged, maintype="application", subtype="octet-stream", filename=name)
+    (tmp_path / "forged.eml").write_bytes(msg.as_bytes())
+    result = corr("mail", "ingest", tmp_path / "forged.eml", "--games", ben, "--new")
+    assert result.code == 2, result.err
+    assert not list(ben.glob("*.corr"))

@@ -104,6 +104,8 @@ def ingest(
     maildir: Annotated[Optional[Path], typer.Option("--maildir", metavar="DIR",
                                                     help="Ingest every message of a Maildir (left in place).")] = None,
     reply: Annotated[bool, typer.Option("--reply", help="Answer each refused message saying why.")] = False,
+    new: Annotated[bool, typer.Option(
+        "--new", help="Accept a game you are invited to: its attached log becomes your copy in --games.")] = False,
     reply_dir: Annotated[Optional[Path], typer.Option(
         "--reply-dir", metavar="DIR", help="Where --reply writes its .eml replies; default: DIR/outbox.")] = None,
     config: Config = None,
@@ -121,6 +123,7 @@ def ingest(
     \b
     Example:
       corr mail ingest reply.eml --games ~/games
+      corr mail ingest first-move.eml --games ~/games --new
       corr mail ingest --maildir ~/Maildir --games ~/games --reply
     """
     from corr.errors import UsageError
@@ -144,7 +147,7 @@ def ingest(
         settings = smtp.load_config(config)
     worst = 0
     errors: list[str] = []
-    for result in mail_in.iter_ingest(items, games):
+    for result in mail_in.iter_ingest(items, games, new):
         worst = max(worst, result.code)
         if result.ok:
             typer.echo(result.line())

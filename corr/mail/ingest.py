@@ -125,8 +125,34 @@ def _seen(path: Path, msg: EmailMessage) -> bool:
     return bool(message_id) and message_id in read_sidecar(path).get("seen", [])
 
 
-def ingest(msg: EmailMessage, games: Path, source: str = "message") -> Result:
-    """Take one parsed message into its game; raises CorrError with the reason it is refused."""
+def adopt(games: Path, game_id: str, attached: bytes) -> Path:
+    """A game's first message to a new player: its attached log, checked whole (chain,
+    rules, state hashes, signatures), becomes this player's copy `<game-id>.corr`."""
+    import os
+
+    from corr import engine
+    from corr.log import store
+
+    path = games / f"{game_id}{ATTACHMENT_SUFFIX}"
+    log = store.parse(attached, path)
+    if log.torn is not None:
+        raise CorruptLog(f"the attached log of game {game_id} ends with a torn line", kind="torn")
+    engine.replay(log)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise UsageError(f"{path} exists but is not game {game_id}; move it away first") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(attached)
+        f.flush()
+        os.fsync(f.fileno())
+    return path
+
+
+def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = False) -> Result:
+    """Take one parsed message into its game; raises CorrError with the reason it is refused.
+    With `new`, a message for a game not yet in `games` that carries the game's log
+    starts this player's copy of it."""
     from corr import engine
 
     game_id, seq = subject_ref(msg)
@@ -150,7 +176,16 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message") -> Result:
         game_id = attached_id
     if game_id is None:
         raise UsageError("not a corr message: no `[corr <game-id>]` in the Subject and no .corr log attached")
-    path = find_game(games, game_id)
+    try:
+        path = find_game(games, game_id)
+    except UsageError:
+        if not (new and attached is not None and games.is_dir()):
+            raise
+        path = adopt(games, game_id, attached)
+        rep = engine.load(path)
+        remember(path, msg, seen=True)
+        return Result(source, True, game=game_id, path=path, msg=msg, records=list(rep.log.records),
+                      message=f"{path.name}: new game {game_id} at seq {rep.seq}")
     result = Result(source, True, game=game_id, path=path, msg=msg)
     if attached is not None:
         local = engine.load(path)
@@ -210,12 +245,12 @@ def _first_move(text: str) -> str | None:
     return None
 
 
-def ingest_bytes(data: bytes, games: Path, source: str = "message") -> Result:
+def ingest_bytes(data: bytes, games: Path, source: str = "message", new: bool = False) -> Result:
     """Ingest one message; a refusal becomes a Result with its exit code and reason."""
     msg = None
     try:
         msg = parse_message(data)
-        return ingest(msg, games, source)
+        return ingest(msg, games, source, new)
     except CorrError as err:
         return Result(source, False, err.exit_code, str(err), msg=msg)
 
@@ -247,9 +282,9 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None) -> l
     return sorted(items, key=_seq_key)
 
 
-def iter_ingest(items: list[tuple[str, bytes]], games: Path) -> Iterator[Result]:
+def iter_ingest(items: list[tuple[str, bytes]], games: Path, new: bool = False) -> Iterator[Result]:
     for name, data in items:
-        yield ingest_bytes(data, games, name)
+        yield ingest_bytes(data, games, name, new)
 
 
 def refusal_reply(result: Result, sender: str | None = None) -> EmailMessage | None:
