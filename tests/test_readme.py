@@ -53,3 +53,21 @@ def test_readme_moyo_and_puzzle_sections_run_as_written(tmp_path: Path, corr, mo
     for args in moyo + walkthrough("Puzzles"):
         result = corr(*args)
         assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+
+
+def test_readme_email_section_plays_a_signed_game_by_messages(tmp_path: Path, corr, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    games = tmp_path / "games"
+    games.mkdir()
+    game_id = None
+    for args in walkthrough("Playing by email"):
+        if args[:2] == ["mail", "send"]:
+            continue  # needs an SMTP server: tests/test_mail.py sends to a real one
+        args = [a.replace("~/games", str(games)) for a in args]
+        if game_id is None and any("<game-id>" in a for a in args):
+            game_id = next(games.glob("*.corr")).stem
+        args = [a.replace("<game-id>", game_id or "") for a in args]
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    assert corr("mail", "ingest", "move2.eml", "--games", ".").code == 0
+    assert (tmp_path / "match.corr").read_bytes() == (games / f"{game_id}.corr").read_bytes()
