@@ -66,7 +66,7 @@ def audit(path: Path | str) -> dict[str, Any]:
                 open_illegal = None
     if open_illegal is not None:
         findings.append(open_illegal)
-    result = rep.game.result(rep.state)
+    result = rep.result()
     report.update(
         seq=rep.seq,
         conquests=conquests,

@@ -14,18 +14,21 @@ from typing import Any
 from corr import clock
 from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, UsageError
 from corr.games import game_class
-from corr.games.base import QUIET, Action, Game, Outcome
+from corr.games.base import QUIET, Action, Game, Outcome, Result
 from corr.log import store
 from corr.log import lines
 from corr.log.lines import Header, Record
 from corr.notation import Move, parse
 
 SEAT_LETTERS = "ABCDEF"
-ENGINE_TYPES = frozenset({"comment"})
+#: Records about time, judged by the engine against the header's time control (DESIGN 6).
+CLOCK_TYPES = frozenset({"timeout", "vacation"})
+ENGINE_TYPES = frozenset({"comment"}) | CLOCK_TYPES
 
 
-def state_hash(game: Game, state: Any) -> str:
-    return hashlib.sha256(game.state_key(state)).hexdigest()
+def state_hash(game: Game, state: Any, forfeit: str | None = None) -> str:
+    key = game.state_key(state)
+    return hashlib.sha256(key + b"|forfeit:" + forfeit.encode() if forfeit else key).hexdigest()
 
 
 @dataclass(slots=True)
@@ -45,6 +48,20 @@ class Replay:
     game: Game
     state: Any
     steps: list[Step] = field(default_factory=list)
+    forfeit: str | None = None  # the seat that lost on time (a timeout record)
+
+    def to_move(self) -> str | None:
+        """The seat on turn, None when the game is over (also by a timeout)."""
+        return None if self.forfeit else self.game.to_move(self.state)
+
+    def result(self) -> Result:
+        """The game's result; a timeout ends it, the best of the other seats winning."""
+        result = self.game.result(self.state)
+        if self.forfeit is None:
+            return result
+        others = [s for s in self.game.seats if s != self.forfeit]
+        best = max(result.scores.get(s, 0) for s in others)
+        return Result(True, tuple(s for s in others if result.scores.get(s, 0) == best), result.scores)
 
     @property
     def seq(self) -> int:
@@ -71,6 +88,13 @@ def make_game(header: Header) -> Game:
             f"line 1 (header): {cls.title} is for {cls.min_seats}-{cls.max_seats} seats, the header has {len(seats)}",
             kind="header",
         )
+    if header.time_control is not None:
+        from corr import timecontrol
+
+        try:
+            timecontrol.validate(dict(header.time_control))
+        except UsageError as err:
+            raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
     if seats != list(SEAT_LETTERS[: len(seats)]):
         raise CorruptLog(f"line 1 (header): seats must be {', '.join(SEAT_LETTERS[: len(seats)])} in order", kind="header")
     return cls(options, seats)
@@ -92,6 +116,33 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
             raise IllegalMove(game.turn_rule, f"it is {on_turn}'s turn, not {action.by}'s")
     if action.type == "move" and action.move is None:
         raise UsageError("a move record needs a move")
+
+
+def clock_record(rep: Replay, state: Any, action: Action, at: str, note: str | None, before: list[Record]) -> None:
+    """Check a timeout or vacation record against the time control; a due timeout makes
+    the seat on turn forfeit."""
+    from datetime import datetime, timezone
+
+    from corr import timecontrol
+
+    header = rep.header
+    if header.time_control is None:
+        raise IllegalMove("", f"this game has no time control, so no {action.type} records")
+    if action.by not in rep.game.seats:
+        raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(rep.game.seats)})")
+    when = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    on_turn = rep.game.to_move(state)
+    if action.type == "timeout":
+        late = timecontrol.overdue(header, before, on_turn, when)
+        if late is None:
+            raise IllegalMove("", f"no timeout is due: {on_turn} still has time (see `corr clock`)")
+        if late == action.by:
+            raise IllegalMove("", "a seat cannot claim a timeout against itself")
+        rep.forfeit = late
+        return
+    if note is None or not note.isdigit() or int(note) < 1:
+        raise UsageError("a vacation record names its whole days (note), e.g. 7")
+    timecontrol.check_vacation(header, before, action.by, int(note), when, to_move=on_turn)
 
 
 def apply(game: Game, state: Any, action: Action) -> Outcome:
@@ -117,7 +168,7 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     state_key = game.state_key
     sha256 = hashlib.sha256
     keys = signing_keys(log.header)
-    for record in log.records:
+    for index, record in enumerate(log.records):
         if upto is not None and record.seq > upto:
             break
         if keys and record.by in keys:
@@ -130,6 +181,10 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
         try:
             move = parse(record.move) if record.move is not None else None
             action = Action(record.seq, record.type, record.by, move, record.target)
+            if result.forfeit is not None and record.type != "comment":
+                raise IllegalMove("", f"the game is over: {result.forfeit} lost on time")
+            if record.type in CLOCK_TYPES:
+                clock_record(result, state, action, record.at, record.note, log.records[:index])
             outcome = apply(game, state, action)
         except NotationError as err:
             raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
@@ -139,7 +194,10 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
                 seq=record.seq,
                 kind="illegal",
             ) from None
-        if sha256(state_key(state)).hexdigest() != record.state:
+        key = state_key(state)
+        if result.forfeit is not None:
+            key += b"|forfeit:" + result.forfeit.encode()
+        if sha256(key).hexdigest() != record.state:
             raise CorruptLog(
                 f"{log.path}: seq {record.seq}: the position after the record does not match its state hash: "
                 "the log was edited",
@@ -156,7 +214,11 @@ def load(path: Path | str, upto: int | None = None) -> Replay:
 
 
 def make_header(
-    game_name: str, players: list[str], options: dict[str, str], keys: dict[str, str] | None = None
+    game_name: str,
+    players: list[str],
+    options: dict[str, str],
+    keys: dict[str, str] | None = None,
+    time_control: dict[str, int | str] | None = None,
 ) -> Header:
     """A checked header for a new game; seats A, B, ... in the order the players are given."""
     import secrets  # only new games need it: keep it off every move's start-up
@@ -172,7 +234,7 @@ def make_header(
     if unknown:
         raise UsageError(f"--key for seat {unknown[0]}, but the game has seats {', '.join(SEAT_LETTERS[: len(players)])}")
     data = {"id": f"{cls.name}-{secrets.token_hex(4)}", "game": cls.name, "options": resolved, "seats": seats,
-            "created": clock.stamp()}
+            "created": clock.stamp(), "time_control": time_control}
     try:
         return lines.header_from(data)
     except lines.LineError as err:
@@ -194,10 +256,15 @@ def seat_entry(seat: str, player: str, key: str | None) -> dict[str, str]:
 
 
 def new_game(
-    path: Path | str, game_name: str, players: list[str], options: dict[str, str], keys: dict[str, str] | None = None
+    path: Path | str,
+    game_name: str,
+    players: list[str],
+    options: dict[str, str],
+    keys: dict[str, str] | None = None,
+    time_control: dict[str, int | str] | None = None,
 ) -> Replay:
     """Create a log file holding the header of a new game."""
-    return replay(store.create(path, make_header(game_name, players, options, keys)))
+    return replay(store.create(path, make_header(game_name, players, options, keys, time_control)))
 
 
 def start(header: Header) -> Replay:
@@ -219,7 +286,9 @@ def extend(
     (with any the game then makes by itself). Nothing changes when the action is refused;
     otherwise the replay moves on to the new position. Writing the records is the caller's."""
     game = current.game
-    seat = by or game.to_move(current.state)
+    seat = by or current.to_move()
+    if current.forfeit is not None and record_type != "comment":
+        raise IllegalMove("", f"the game is over: {current.forfeit} lost on time")
     if seat is None:
         raise IllegalMove("", "the game is over")
     keys = signing_keys(current.header)
@@ -231,12 +300,14 @@ def extend(
     seq = current.log.next_seq
     steps: list[Step] = []
     action = Action(seq, record_type, seat, move, target)
+    if record_type in CLOCK_TYPES:
+        clock_record(current, trial, action, stamp, note, current.log.records)
     while True:
         outcome = apply(game, trial, action)
         record = Record(
             seq=seq, type=action.type, by=action.by, at=stamp,
             move=str(action.move) if action.move is not None else None,
-            target=action.target, note=note, prev=prev, state=state_hash(game, trial),
+            target=action.target, note=note, prev=prev, state=state_hash(game, trial, current.forfeit),
         )
         if action.by in keys:
             if signer is None:

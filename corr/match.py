@@ -12,7 +12,7 @@ def revenge_options(old: Replay) -> dict[str, str]:
     swapped (moyo 4.3). Only a finished Moyo game has a revenge."""
     if old.header.game != "moyo":
         raise UsageError(f"a revenge game follows a Moyo game, not {old.header.game}")
-    if not old.game.result(old.state).over:
+    if not old.result().over:
         raise UsageError("the game is not over yet: a revenge follows a finished game")
     from corr.games.moyo import revenge_options as swapped
 
@@ -24,7 +24,7 @@ def match_total(first: Replay, second: Replay) -> dict[str, Any]:
     for rep in (first, second):
         if rep.header.game != "moyo":
             raise UsageError(f"{rep.log.path} is not a Moyo game")
-        if not rep.game.result(rep.state).over:
+        if not rep.result().over:
             raise UsageError(f"{rep.log.path} is not finished")
     if first.header.options["puzzle"] != second.header.options["puzzle"]:
         raise UsageError("the two games were not played on the same puzzle")
@@ -36,7 +36,7 @@ def match_total(first: Replay, second: Replay) -> dict[str, Any]:
     games = []
     for rep in (first, second):
         points = rep.game.describe(rep.state).get("victory_points") or {}
-        result = rep.game.result(rep.state)
+        result = rep.result()
         games.append({"file": str(rep.log.path), "id": rep.header.id, "winners": list(result.winners),
                       "victory_points": points})
     winners, total = match_winners([g["victory_points"] for g in games])

@@ -20,7 +20,7 @@ def play(
     """Play legal moves chosen at random until the game is over; claims every conquest."""
     rng = random.Random(seed)
     rep = engine.start(engine.make_header(game_name, players, options or {}))
-    while rep.game.to_move(rep.state) is not None and len(rep.log.records) < max_records:
+    while rep.to_move() is not None and len(rep.log.records) < max_records:
         move = rng.choice(rep.game.legal_moves(rep.state))
         if isinstance(move, Placement):
             claimed = Placement(move.digit, move.cell, ())

@@ -24,7 +24,7 @@ def step_text(step: Step) -> str:
 
 def game_text(rep: Replay) -> str:
     header = rep.header
-    result = rep.game.result(rep.state)
+    result = rep.result()
     if result.over:
         outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
     else:

@@ -67,14 +67,14 @@ def _last_move(rep: Replay) -> dict[str, Any] | None:
 def position(rep: Replay) -> dict[str, Any]:
     """The documented JSON of a position (DESIGN 9, `corr show --format json`)."""
     game, state, header = rep.game, rep.state, rep.header
-    result = game.result(state)
+    result = rep.result()
     board = game.board(state)
     data: dict[str, Any] = {
         "game": header.game,
         "title": game.title,
         "id": header.id,
         "seq": rep.seq,
-        "to_move": game.to_move(state),
+        "to_move": rep.to_move(),
         "over": result.over,
         "winners": list(result.winners),
         "scores": result.scores,

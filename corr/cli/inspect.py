@@ -94,7 +94,7 @@ def legal(file: LogFile, as_json: JsonFlag = False) -> None:
       corr legal game.corr --json
     """
     rep = _load(file)
-    seat = rep.game.to_move(rep.state)
+    seat = rep.to_move()
     moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
     if as_json:
         out(json.dumps({"seat": seat, "moves": moves}) + "\n")

@@ -40,6 +40,11 @@ def new(
         Optional[list[str]],
         typer.Option("--key", metavar="SEAT=FILE", help="A seat's public key (.pub); its records must then be signed."),
     ] = None,
+    time: Annotated[
+        Optional[str],
+        typer.Option("--time", metavar="SPEC", help="Time control: per-move:3, period:10/30 or bank:10+1/30, "
+                     "with ,remind=H and ,vacation=D (see `corr clock`)."),
+    ] = None,
     revenge_of: Annotated[
         Optional[Path],
         typer.Option(
@@ -59,6 +64,7 @@ def new(
       corr new moyo game.corr -p Anna -p Ben -o puzzle=3 -o variant=horikomi
       corr new moyo revenge.corr --revenge-of game.corr
       corr new combat game.corr -p "Anna <anna@example.org>" -p Ben --key A=anna.pub
+      corr new combat game.corr -p Anna -p Ben --time per-move:3,vacation=14
     """
     from corr import engine
     from corr.errors import UsageError
@@ -76,7 +82,12 @@ def new(
         raise UsageError("missing option --player: give one per seat (see `corr new --help`)")
     else:
         options = _parse_options(option or [])
-    rep = engine.new_game(file, game, player, options, _parse_keys(key or []))
+    time_control = None
+    if time is not None:
+        from corr import timecontrol
+
+        time_control = timecontrol.parse(time)
+    rep = engine.new_game(file, game, player, options, _parse_keys(key or []), time_control)
     _after(rep, fmt)
 
 

@@ -1,0 +1,319 @@
+"""Time control (DESIGN.md 6): pure functions over a header and its records.
+
+No I/O and no clock: the caller passes `now` (from `corr.clock.now()`), so tests pin
+every boundary. A time control is header data, a flat dict of strings and integers:
+
+    {"kind": "per-move", "days": 3}                       3 days for every move
+    {"kind": "period", "moves": 10, "days": 30}           each seat's blocks of 10 moves
+                                                          take at most 30 days in total
+    {"kind": "bank", "days": 10, "increment": 1, "cap": 30}
+                                                          a bank of 10 days, minus each
+                                                          turn's thinking time, plus 1 day
+                                                          after each move, at most 30
+
+with the optional keys `remind_hours` (remind when this little time is left, default 24)
+and `vacation_days` (per player per calendar year, default 0).
+
+Thinking time: a seat's turn starts at the `at` of the previous record (the header's
+`created` for the first) and ends at the `at` of the record the seat makes on it.
+Comments and draw offers are talk, not turns: they neither start nor end a turn, so a
+comment never resets anyone's clock. A `vacation` record (note = whole days) stops its
+seat's clock for that many days from its `at`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterable
+
+from corr.errors import UsageError
+
+DAY = 86400
+HOUR = 3600
+KINDS = ("per-move", "period", "bank")
+DEFAULT_REMIND_HOURS = 24
+DEFAULT_VACATION_DAYS = 0
+#: Records that are a seat's own act on its turn: their thinking time is that seat's.
+THEIR_TYPES = frozenset({"move", "challenge", "pass", "vacation"})
+#: Of those, the ones that count as a move (period blocks, bank increments).
+MOVE_TYPES = frozenset({"move", "challenge", "pass"})
+#: Records that are talk, not play: they do not start or end a turn.
+TALK_TYPES = frozenset({"comment", "draw-offer"})
+
+_REQUIRED = {"per-move": ("days",), "period": ("moves", "days"), "bank": ("days", "increment", "cap")}
+_OPTIONAL = ("remind_hours", "vacation_days")
+_LIMITS = {"days": (1, 3650), "moves": (1, 10000), "increment": (0, 3650), "cap": (1, 3650),
+           "remind_hours": (0, 24 * 3650), "vacation_days": (0, 366)}
+_SUFFIX_KEYS = {"remind": "remind_hours", "vacation": "vacation_days"}
+
+
+# ---------------------------------------------------------------------------------
+# The time control itself
+
+
+def validate(tc: Any) -> dict[str, int | str]:
+    """The time control if it is well formed; UsageError naming the fault otherwise."""
+    if type(tc) is not dict:
+        raise UsageError("time control: should be an object")
+    kind = tc.get("kind")
+    if kind not in KINDS:
+        raise UsageError(f"time control: unknown kind {kind!r} (kinds: {', '.join(KINDS)})")
+    allowed = {"kind", *_REQUIRED[kind], *_OPTIONAL}
+    for key in tc:
+        if key not in allowed:
+            raise UsageError(f"time control: {kind} has no {key!r}")
+    for key in _REQUIRED[kind]:
+        if key not in tc:
+            raise UsageError(f"time control: {kind} needs {key!r}")
+    for key, value in tc.items():
+        if key == "kind":
+            continue
+        low, high = _LIMITS[key]
+        if type(value) is not int or not low <= value <= high:
+            raise UsageError(f"time control: {key} should be a whole number from {low} to {high}, not {value!r}")
+    if kind == "bank" and tc["cap"] < tc["days"]:
+        raise UsageError(f"time control: the bank's cap ({tc['cap']} days) is below its start ({tc['days']} days)")
+    return tc
+
+
+def parse(spec: str) -> dict[str, int | str]:
+    """The time control a `--time` SPEC names.
+
+    `per-move:3`, `period:10/30` (10 moves in 30 days), `bank:10+1/30` (10 days, +1 a
+    move, cap 30; `bank:10` alone is a bank of 10 days without increment), each with
+    optional `,remind=HOURS` and `,vacation=DAYS`.
+    """
+    text = spec.strip()
+    head, *suffixes = text.split(",")
+    kind, sep, body = head.partition(":")
+    kind = kind.strip().lower()
+    forms = "per-move:DAYS, period:MOVES/DAYS or bank:DAYS+INCREMENT/CAP"
+    if not sep or kind not in KINDS:
+        raise UsageError(f"time control {spec!r} is not {forms}, e.g. per-move:3")
+    body = body.strip()
+
+    def number(part: str, what: str) -> int:
+        part = part.strip()
+        if not part.isdigit() or not part.isascii():
+            raise UsageError(f"time control {spec!r}: {what} should be a whole number, not {part!r}")
+        return int(part)
+
+    tc: dict[str, int | str] = {"kind": kind}
+    if kind == "per-move":
+        tc["days"] = number(body, "the days per move")
+    elif kind == "period":
+        moves, slash, days = body.partition("/")
+        if not slash:
+            raise UsageError(f"time control {spec!r}: a period is MOVES/DAYS, e.g. period:10/30")
+        tc["moves"] = number(moves, "the moves per period")
+        tc["days"] = number(days, "the days per period")
+    else:
+        start, slash, cap = body.partition("/")
+        days, plus, increment = start.partition("+")
+        tc["days"] = number(days, "the bank's days")
+        tc["increment"] = number(increment, "the increment") if plus else 0
+        tc["cap"] = number(cap, "the cap") if slash else tc["days"]
+    for suffix in suffixes:
+        key, eq, value = suffix.partition("=")
+        key = key.strip().lower()
+        if not eq or key not in _SUFFIX_KEYS:
+            raise UsageError(f"time control {spec!r}: {suffix.strip()!r} is not remind=HOURS or vacation=DAYS")
+        if _SUFFIX_KEYS[key] in tc:
+            raise UsageError(f"time control {spec!r}: {key} given twice")
+        tc[_SUFFIX_KEYS[key]] = number(value, key)
+    try:
+        return validate(tc)
+    except UsageError as err:
+        raise UsageError(f"time control {spec!r}: {str(err).removeprefix('time control: ')}") from None
+
+
+def describe(tc: dict[str, Any]) -> str:
+    """The time control in words, e.g. `3 days per move; reminder 24 h before; no vacation`."""
+    tc = validate(tc)
+
+    def days(n: int) -> str:
+        return f"{n} day" if n == 1 else f"{n} days"
+
+    if tc["kind"] == "per-move":
+        text = f"{days(tc['days'])} per move"
+    elif tc["kind"] == "period":
+        text = f"{tc['moves']} moves in {days(tc['days'])}"
+    else:
+        text = f"bank of {days(tc['days'])}, +{days(tc['increment'])} per move, cap {days(tc['cap'])}"
+    remind = tc.get("remind_hours", DEFAULT_REMIND_HOURS)
+    vacation = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
+    text += f"; reminder {remind} h before the deadline" if remind else "; no reminders"
+    text += f"; vacation {days(vacation)} a year" if vacation else "; no vacation"
+    return text
+
+
+# ---------------------------------------------------------------------------------
+# Clocks
+
+
+def _time(stamp: str) -> datetime:
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def _utc(when: datetime) -> datetime:
+    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+
+
+def _stamp(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _vacation_days(record: Any) -> int:
+    note = (record.note or "").strip()
+    return int(note) if note.isdigit() and note.isascii() else 0
+
+
+def _windows(records: Iterable[Any], seat: str) -> list[tuple[datetime, datetime]]:
+    """The seat's vacations as merged [start, end) intervals, in order."""
+    spans = sorted(
+        (_time(r.at), _time(r.at) + timedelta(days=_vacation_days(r)))
+        for r in records if r.type == "vacation" and r.by == seat and _vacation_days(r) > 0
+    )
+    merged: list[tuple[datetime, datetime]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _thinking(start: datetime, end: datetime, windows: list[tuple[datetime, datetime]]) -> int:
+    """Seconds from start to end outside the vacation windows."""
+    total = max(0, int((end - start).total_seconds()))
+    for w_start, w_end in windows:
+        lo, hi = max(start, w_start), min(end, w_end)
+        if hi > lo:
+            total -= int((hi - lo).total_seconds())
+    return max(0, total)
+
+
+def _turns(header: Any, records: list[Any]) -> list[tuple[Any, datetime, datetime]]:
+    """Each play record with the start and end of the turn it ended."""
+    start = _time(header.created)
+    turns = []
+    for record in records:
+        if record.type in TALK_TYPES:
+            continue
+        at = _time(record.at)
+        turns.append((record, start, at))
+        start = at
+    return turns
+
+
+def _turn_start(header: Any, records: list[Any]) -> datetime:
+    """When the current turn started: the last play record's `at`, or `created`."""
+    for record in reversed(records):
+        if record.type not in TALK_TYPES:
+            return _time(record.at)
+    return _time(header.created)
+
+
+def vacation_taken(records: Iterable[Any], seat: str, year: int) -> int:
+    """Vacation days the seat has taken in a calendar year (by the year each began)."""
+    return sum(_vacation_days(r) for r in records if r.type == "vacation" and r.by == seat and _time(r.at).year == year)
+
+
+def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) -> dict[str, dict[str, Any]]:
+    """Each seat's clock at `now`: `used` (thinking seconds in all), `left` (seconds left
+    of its current allowance), `deadline` (ISO time the seat on turn runs out; None for
+    the others), `vacation_left` (days this calendar year), `remind` (the seat on turn is
+    within `remind_hours` of its deadline, and its clock runs). Empty without time control."""
+    if header.time_control is None:
+        return {}
+    tc = validate(dict(header.time_control))
+    now = _utc(now)
+    records = list(records)
+    seats = [s.seat for s in header.seats]
+    turns = _turns(header, records)
+    current_start = _turn_start(header, records)
+    result: dict[str, dict[str, Any]] = {}
+    for seat in seats:
+        windows = _windows(records, seat)
+        used = 0
+        moves = 0
+        block = 0  # period: thinking time in the current block
+        turn = 0  # per-move: thinking time of this turn before a vacation record
+        bank = tc["days"] * DAY if tc["kind"] == "bank" else 0
+        for record, start, end in turns:
+            if record.by != seat or record.type not in THEIR_TYPES:
+                continue
+            spent = _thinking(start, end, windows)
+            used += spent
+            block += spent
+            bank -= spent
+            turn += spent
+            if record.type in MOVE_TYPES:
+                turn = 0
+                moves += 1
+                if tc["kind"] == "period" and moves % tc["moves"] == 0:
+                    block = 0
+                if tc["kind"] == "bank":
+                    bank = min(bank + tc["increment"] * DAY, tc["cap"] * DAY)
+        running = _thinking(current_start, now, windows) if seat == to_move else 0
+        used += running
+        if tc["kind"] == "per-move":
+            left = tc["days"] * DAY - turn - running
+        elif tc["kind"] == "period":
+            left = tc["days"] * DAY - block - running
+        else:
+            left = bank - running
+        deadline = None
+        remind = False
+        if seat == to_move:
+            resume = now
+            for w_start, w_end in windows:
+                if w_start <= now < w_end:
+                    resume = w_end
+            deadline = _stamp(resume + timedelta(seconds=left))
+            remind_seconds = tc.get("remind_hours", DEFAULT_REMIND_HOURS) * HOUR
+            remind = resume == now and 0 <= left <= remind_seconds and remind_seconds > 0
+        allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
+        result[seat] = {
+            "used": used,
+            "left": left,
+            "deadline": deadline,
+            "vacation_left": max(0, allowance - vacation_taken(records, seat, now.year)),
+            "remind": remind,
+        }
+    return result
+
+
+def overdue(header: Any, records: list[Any], to_move: str | None, now: datetime) -> str | None:
+    """The seat on turn if its time ran out before `now` (at the deadline itself it has
+    not yet: one second later it has); None otherwise, or without time control."""
+    if to_move is None or header.time_control is None:
+        return None
+    clock = clocks(header, records, to_move, now).get(to_move)
+    return to_move if clock is not None and clock["left"] < 0 else None
+
+
+def check_vacation(header: Any, records: list[Any], seat: str, days: int, now: datetime,
+                   to_move: str | None = None) -> None:
+    """Refuse (UsageError) a vacation of `days` for `seat` at `now` that is not allowed:
+    no time control, an unknown seat, not whole days, over this calendar year's
+    allowance; and, when `to_move` is given, a seat not on turn or already out of time."""
+    if header.time_control is None:
+        raise UsageError("the game has no time control, so no vacation")
+    tc = validate(dict(header.time_control))
+    seats = [s.seat for s in header.seats]
+    if seat not in seats:
+        raise UsageError(f"unknown seat {seat!r} (seats: {', '.join(seats)})")
+    if type(days) is not int or days < 1:
+        raise UsageError(f"a vacation is a whole number of days, at least 1, not {days!r}")
+    if to_move is not None and seat != to_move:
+        raise UsageError(f"a vacation is taken on one's own turn: it is {to_move}'s turn, not {seat}'s")
+    now = _utc(now)
+    allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
+    left = allowance - vacation_taken(records, seat, now.year)
+    if days > left:
+        raise UsageError(
+            f"{seat} has {max(left, 0)} of {allowance} vacation days left in {now.year}; {days} asked"
+        )
+    if to_move is not None and overdue(header, records, to_move, now) == seat:
+        raise UsageError(f"{seat}'s time has already run out: too late for a vacation")
