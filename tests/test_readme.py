@@ -71,3 +71,18 @@ def test_readme_email_section_plays_a_signed_game_by_messages(tmp_path: Path, co
         assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
     assert corr("mail", "ingest", "move2.eml", "--games", ".").code == 0
     assert (tmp_path / "match.corr").read_bytes() == (games / f"{game_id}.corr").read_bytes()
+
+
+def test_readme_time_control_section_runs(tmp_path: Path, corr, monkeypatch) -> None:
+    from freezegun import freeze_time
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("Time control")
+    with freeze_time("2026-05-01 10:00:00") as frozen:
+        for args in commands:
+            if args[0] == "claim-timeout":
+                frozen.move_to("2026-05-11 10:00:00")  # 3 days + 7 vacation days: not yet late
+                assert corr(*args).code == 1
+                frozen.move_to("2026-05-11 10:00:01")
+            result = corr(*args)
+            assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
