@@ -497,3 +497,45 @@ def test_ingest_new_refuses_a_forged_first_log(tmp_path: Path, corr) -> None:
     result = corr("mail", "ingest", tmp_path / "forged.eml", "--games", ben, "--new")
     assert result.code == 2, result.err
     assert not list(ben.glob("*.corr"))
+
+
+def test_two_players_with_their_own_keys_play_a_whole_game_by_eml_only(tmp_path, corr):  # type: ignore[no-untyped-def]
+    """Separate keys, separate copies, nothing but .eml files between them: the game runs
+    to its end and both copies finish byte-identical."""
+    import random
+
+    from corr import engine
+    from corr.mail.compose import compose_file
+
+    anna_dir, ben_dir = tmp_path / "anna", tmp_path / "ben"
+    anna_dir.mkdir()
+    ben_dir.mkdir()
+    assert corr("key", "new", "--out", anna_dir / "anna").code == 0
+    assert corr("key", "new", "--out", ben_dir / "ben").code == 0
+    anna_log = anna_dir / "match.corr"
+    assert corr("new", "combat", anna_log, "-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>",
+                "--key", f"A={anna_dir / 'anna.pub'}", "--key", f"B={ben_dir / 'ben.pub'}", "-f", "none").code == 0
+    players = {"A": (anna_log, anna_dir, anna_dir / "anna.key", "B"), "B": (None, ben_dir, ben_dir / "ben.key", "A")}
+    rng = random.Random(3)
+    seat, messages = "A", 0
+    while True:
+        log, folder, key, other = players[seat]
+        rep = engine.load(log)
+        if rep.to_move() is None:
+            break
+        assert rep.to_move() == seat
+        move = rng.choice(rep.game.legal_moves(rep.state))
+        engine.act(log, "move", text=str(move), key=key)
+        msg_path = tmp_path / f"m{messages}.eml"
+        msg_path.write_bytes(compose_file(log, other).as_bytes())
+        messages += 1
+        other_log, other_dir = players[other][0], players[other][1]
+        result = corr("mail", "ingest", msg_path, "--games", other_dir, "--new")
+        assert result.code == 0, result.err
+        if other_log is None:
+            players[other] = (next(other_dir.glob("*.corr")),) + players[other][1:]
+        seat = engine.load(players[other][0]).to_move() or other
+    ben_log = players["B"][0]
+    assert anna_log.read_bytes() == ben_log.read_bytes()
+    assert engine.load(anna_log).result().over and messages > 20
+    assert corr("audit", ben_log).code == 0
