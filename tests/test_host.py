@@ -1,0 +1,309 @@
+"""`corr host run`, with real parts: a real SMTP server (aiosmtpd on 127.0.0.1), a real
+Maildir, a hosted 3-player Combat game played by plain-text replies alone."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import mailbox
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from corr import engine
+from corr.mail import host as mail_host
+
+PLAYERS = ("Anna <anna@example.org>", "Ben <ben@example.org>", "Cleo <cleo@example.org>")
+EMAILS = {"A": "anna@example.org", "B": "ben@example.org", "C": "cleo@example.org"}
+HOST = "Host <host@example.org>"
+
+
+def parse(data: bytes) -> EmailMessage:
+    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.envelopes: list = []
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+    def messages(self) -> list[tuple[list[str], EmailMessage]]:
+        return [(list(e.rcpt_tos), parse(e.original_content)) for e in self.envelopes]
+
+    def take(self) -> list[tuple[list[str], EmailMessage]]:
+        got = self.messages()
+        self.envelopes.clear()
+        return got
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server():  # type: ignore[no-untyped-def]
+    controller_mod = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is in the test extra")
+    inbox = Inbox()
+    port = free_port()
+    controller = controller_mod.Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def hosted(tmp_path, corr, smtp_server):  # type: ignore[no-untyped-def]
+    """A games dir, a Maildir, an SMTP config; `make(time=None)` starts the 3-player game."""
+    inbox, port = smtp_server
+    games = tmp_path / "games"
+    games.mkdir()
+    maildir = tmp_path / "Maildir"
+    mailbox.Maildir(maildir, create=True)
+    config = tmp_path / "smtp.toml"
+    config.write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "{HOST}"\ntimeout = 10\n')
+
+    class Hosted:
+        pass
+
+    h = Hosted()
+    h.inbox, h.games, h.maildir, h.config, h.inbox_port = inbox, games, maildir, config, port
+
+    def make(time_spec: str | None = None) -> Path:
+        path = games / "game.corr"
+        args: list = ["new", "combat", path]
+        for p in PLAYERS:
+            args += ["-p", p]
+        if time_spec:
+            args += ["--time", time_spec]
+        r = corr(*args, "--format", "none")
+        assert r.code == 0, r.err
+        return path
+
+    def run(*extra: str):  # type: ignore[no-untyped-def]
+        return corr("host", "run", "--maildir", maildir, "--games", games, "--smtp", config, "--once", *extra)
+
+    h.make, h.run = make, run
+    return h
+
+
+def drop(maildir: Path, msg: EmailMessage) -> str:
+    """Deliver a message into the Maildir's new/; its key."""
+    return mailbox.Maildir(maildir, create=False).add(msg)
+
+
+def reply(game_id: str, seq: int, sender: str, body: str, message_id: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = HOST
+    msg["Subject"] = f"Re: [corr {game_id}] {seq}. something"
+    msg["Message-ID"] = message_id
+    msg.set_content(body)
+    return msg
+
+
+def legal(corr, path: Path) -> tuple[str, list[str]]:  # type: ignore[no-untyped-def]
+    r = corr("legal", path, "--json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    return data["seat"], data["moves"]
+
+
+def in_new(maildir: Path) -> list[str]:
+    return [n for n in os.listdir(maildir / "new") if not n.startswith(".")]
+
+
+def in_cur(maildir: Path) -> list[str]:
+    return [n for n in os.listdir(maildir / "cur") if not n.startswith(".")]
+
+
+def test_hosted_three_player_game_by_plain_text_replies(hosted, corr):  # type: ignore[no-untyped-def]
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    # The first pass announces the new game to all three seats.
+    r = hosted.run()
+    assert r.code == 0, r.err
+    got = hosted.inbox.take()
+    assert sorted(rcpt[0] for rcpt, _ in got) == sorted(EMAILS.values())
+    assert all(m["Subject"] == f"[corr {game_id}] 0. new game" for _, m in got)
+    assert r.out.count("mailed seat") == 3
+    # Nothing new: a second pass mails nobody.
+    r = hosted.run()
+    assert r.code == 0 and hosted.inbox.take() == [] and r.out == ""
+
+    for round_no in range(6):  # two full rounds of three players
+        seq = engine.load(path).seq
+        seat, moves = legal(corr, path)
+        assert moves, "the game should still be on"
+        body = f"{moves[0]}\n\n> quoted text of the last message\n"
+        drop(hosted.maildir, reply(game_id, seq, PLAYERS["ABC".index(seat)], body, f"<m{round_no}@example.org>"))
+        r = hosted.run()
+        assert r.code == 0, r.err
+        assert f"played seq {seq + 1} {seat} {moves[0]}" in r.out
+        rep = engine.load(path)
+        assert rep.seq == seq + 1  # the log advanced
+        assert in_new(hosted.maildir) == [] and len(in_cur(hosted.maildir)) == round_no + 1
+        got = hosted.inbox.take()
+        assert sorted(rcpt[0] for rcpt, _ in got) == sorted(EMAILS.values())  # one message per seat
+        for rcpt, msg in got:
+            assert msg["Subject"] == f"[corr {game_id}] {seq + 1}. {moves[0]}"
+            assert msg["From"] == HOST
+            (attachment,) = list(msg.iter_attachments())
+            assert attachment.get_payload(decode=True) == path.read_bytes()
+            assert msg["In-Reply-To"]  # threaded
+        assert r.out.count("mailed seat") == 3
+
+    # What the host mailed is kept beside the log; a pass without mail does nothing.
+    state = json.loads(mail_host.host_path(path).read_text())
+    assert state["mailed"] == {"A": 6, "B": 6, "C": 6}
+    r = hosted.run()
+    assert r.code == 0 and hosted.inbox.take() == []
+
+
+def test_garbage_and_stale_messages_get_a_refusal_reply(hosted, corr):  # type: ignore[no-untyped-def]
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    before = path.read_bytes()
+
+    junk = EmailMessage()
+    junk["From"] = "Ben <ben@example.org>"
+    junk["To"] = HOST
+    junk["Subject"] = "hello there"
+    junk["Message-ID"] = "<junk@example.org>"
+    junk.set_content("what is this game?\n")
+    drop(hosted.maildir, junk)
+    r = hosted.run()
+    assert r.code == 1
+    assert "refused" in r.out and "not a corr message" in r.out
+    assert "1 message refused" in r.err
+    assert path.read_bytes() == before
+    assert in_new(hosted.maildir) == [] and len(in_cur(hosted.maildir)) == 1
+    ((rcpt, answer),) = hosted.inbox.take()
+    assert rcpt == ["ben@example.org"]
+    assert answer["Subject"] == "Re: hello there" and answer["In-Reply-To"] == "<junk@example.org>"
+    assert answer["From"] == HOST and answer["Auto-Submitted"] == "auto-replied"
+    assert "not a corr message" in answer.get_content()
+
+    # The next pass does not see it again.
+    r = hosted.run()
+    assert r.code == 0 and hosted.inbox.take() == []
+
+    # A move answering a seq from the future, and an automatic message (never answered).
+    drop(hosted.maildir, reply(game_id, 5, "Anna <anna@example.org>", "7 (5,4)\n", "<future@example.org>"))
+    bounce = reply(game_id, 5, "MAILER-DAEMON <daemon@example.org>", "undeliverable\n", "<bounce@example.org>")
+    bounce["Auto-Submitted"] = "auto-replied"
+    drop(hosted.maildir, bounce)
+    r = hosted.run()
+    assert r.code == 1 and r.out.count("refused") >= 2
+    assert "not answered (an automatic message)" in r.out
+    ((rcpt, answer),) = hosted.inbox.take()
+    assert rcpt == ["anna@example.org"] and "from the future" in answer.get_content()
+    assert path.read_bytes() == before and in_new(hosted.maildir) == []
+
+
+def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-untyped-def]
+    freezegun = pytest.importorskip("freezegun")
+    with freezegun.freeze_time("2026-11-29 10:00:00") as frozen:
+        path = hosted.make("per-move:1,remind=12")
+        game_id = engine.load(path).header.id
+        r = hosted.run()  # announces the game; A has 24 h left: no reminder yet
+        assert r.code == 0, r.err
+        assert len(hosted.inbox.take()) == 3 and "reminded" not in r.out
+
+        frozen.move_to("2026-11-29 21:00:00")  # 13 h left: still not due
+        r = hosted.run()
+        assert r.code == 0 and hosted.inbox.take() == []
+
+        frozen.move_to("2026-11-29 23:00:00")  # 11 h left: due
+        r = hosted.run()
+        assert r.code == 0, r.err
+        ((rcpt, msg),) = hosted.inbox.take()
+        assert rcpt == ["anna@example.org"]
+        assert msg["Subject"] == f"[corr {game_id}] 0. reminder: your move, 11 hours left"
+        assert msg.get_content_type() == "text/plain"
+        assert "reminded seat A" in r.out
+
+        frozen.move_to("2026-11-30 01:00:00")  # still A's turn: not a second time
+        r = hosted.run()
+        assert r.code == 0 and hosted.inbox.take() == [] and "reminded" not in r.out
+
+        # A moves by mail; B's turn gets its own reminder when due, once.
+        seat, moves = legal(corr, path)
+        assert seat == "A"
+        drop(hosted.maildir, reply(game_id, 0, PLAYERS[0], moves[0] + "\n", "<a1@example.org>"))
+        r = hosted.run()
+        assert r.code == 0, r.err
+        assert len(hosted.inbox.take()) == 3 and "reminded" not in r.out
+        frozen.move_to("2026-11-30 14:00:00")  # B: 11 h left
+        r = hosted.run()
+        ((rcpt, msg),) = hosted.inbox.take()
+        assert rcpt == ["ben@example.org"] and "reminder: your move, 11 hours left" in msg["Subject"]
+        r = hosted.run()
+        assert hosted.inbox.take() == []
+        assert json.loads(mail_host.host_path(path).read_text())["reminded"] == {"seq": 1, "seat": "B"}
+
+
+def test_refuses_a_path_that_is_not_a_maildir(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+    r = corr("host", "run", "--maildir", tmp_path / "nope", "--games", hosted.games, "--smtp", hosted.config, "--once")
+    assert r.code == 1 and "not a Maildir" in r.err and r.err.count("\n") == 1
+
+
+def test_mail_that_could_not_be_sent_is_sent_on_the_next_pass(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+    path = hosted.make()
+    good = hosted.config.read_text()
+    dead = tmp_path / "dead.toml"
+    dead.write_text(good.replace(f"port = {hosted.inbox_port}", f"port = {free_port()}"))
+    r = corr("host", "run", "--maildir", hosted.maildir, "--games", hosted.games, "--smtp", dead, "--once")
+    assert r.code == 1 and r.out.count("could not mail seat") == 3
+    assert "3 not sent (tried again on the next pass)" in r.err
+    r = hosted.run()
+    assert r.code == 0, r.err
+    assert sorted(rcpt[0] for rcpt, _ in hosted.inbox.take()) == sorted(EMAILS.values())
+    assert engine.load(path).seq == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_loop_stops_cleanly_on_a_signal(hosted, corr, sig):  # type: ignore[no-untyped-def]
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    seat, moves = legal(corr, path)
+    drop(hosted.maildir, reply(game_id, 0, PLAYERS[0], moves[0] + "\n", "<loop@example.org>"))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "corr", "host", "run", "--maildir", str(hosted.maildir), "--games", str(hosted.games),
+         "--smtp", str(hosted.config), "--interval", "0.2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (in_new(hosted.maildir) or len(hosted.inbox.envelopes) < 3):
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        assert in_cur(hosted.maildir) and len(hosted.inbox.envelopes) == 3  # a pass was done
+        assert engine.load(path).seq == 1
+        time.sleep(0.5)  # a few idle passes
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert f"stopped by {sig.name}" in out and err == ""
+    assert out.count("mailed seat") == 3  # idle passes mail nobody again
