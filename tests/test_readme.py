@@ -14,7 +14,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def walkthrough(heading: str = "Install and play") -> list[list[str]]:
     """The `corr ...` commands of one README section, in order."""
     text = README.read_text()
-    section = text.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    section = re.split(r"\n#{2,} ", text.split(f"## {heading}\n", 1)[1], maxsplit=1)[0]
     commands = []
     for block in re.findall(r"```sh\n(.*?)```", section, re.S):
         for line in block.replace("\\\n", " ").splitlines():
