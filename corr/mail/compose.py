@@ -14,10 +14,7 @@ so a reply threads to the message it answers).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import tempfile
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 from pathlib import Path
@@ -25,6 +22,7 @@ from typing import Any
 
 from corr.errors import UsageError
 from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE, SIDECAR_SUFFIX
+from corr.mail.sidecar import read_json, write_json
 
 #: The sender when nobody better is known.
 DEFAULT_SENDER = "corr@localhost"
@@ -147,33 +145,11 @@ def sidecar_path(log_path: Path | str) -> Path:
 
 def read_sidecar(log_path: Path | str) -> dict[str, Any]:
     """The game's mail state: last_message_id, references, seen (ids of ingested messages)."""
-    path = sidecar_path(log_path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as err:
-        raise UsageError(f"{path}: not a readable corr mail sidecar ({err}); delete it to start a new thread") from None
-    return data if isinstance(data, dict) else {}
+    return read_json(sidecar_path(log_path), "corr mail sidecar", "delete it to start a new thread")
 
 
 def write_sidecar(log_path: Path | str, data: dict[str, Any]) -> None:
-    """Replace the sidecar atomically (a temporary file renamed over it)."""
-    path = sidecar_path(log_path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_json(sidecar_path(log_path), data)
 
 
 def _chain(message_id: str | None, references: str | None) -> list[str]:

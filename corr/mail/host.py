@@ -25,10 +25,8 @@ reminded / and the failures to send, which never stop a pass).
 
 from __future__ import annotations
 
-import json
 import mailbox
 import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -38,6 +36,7 @@ from typing import Any, Callable
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
+from corr.mail.sidecar import read_json, write_json
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
@@ -65,33 +64,11 @@ def host_path(log_path: Path | str) -> Path:
 
 
 def read_state(log_path: Path | str) -> dict[str, Any]:
-    path = host_path(log_path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as err:
-        raise UsageError(f"{path}: not a readable corr host file ({err}); delete it to mail the game afresh") from None
-    return data if isinstance(data, dict) else {}
+    return read_json(host_path(log_path), "corr host file", "delete it to mail the game afresh")
 
 
 def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
-    """Replace the host file atomically (a temporary file renamed over it)."""
-    path = host_path(log_path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_json(host_path(log_path), data)
 
 
 # ---------------------------------------------------------------------------------
