@@ -1,0 +1,136 @@
+"""Two copies of one game - say each player's file - side by side (DESIGN 5): how many
+records they share, where they part, which copy verifies, and the position at each
+head. Read-only.
+
+Records are compared as the exact bytes of their lines, so a copy whose chain was
+broken by an edit can still be compared up to the edit. The report:
+
+- `common`: the number of identical records from the start;
+- `first_divergence`: the first seq where both copies hold a record and the records
+  differ, or null when the copies are identical or one is a prefix of the other;
+- `relation`: "identical", "a-prefix" (A is a prefix of B), "b-prefix" or "diverged";
+- `a` / `b`: `{"file", "records", "verifies", "seq", "error", "head"}`: `seq` is the
+  last record when the copy verifies, else the first record that does not (null when
+  the fault is not one record's, e.g. the header); `head` is the position after the
+  last record that holds: `{"seq", "to_move", "over"}` (null when not even the header
+  holds).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from corr import engine
+from corr.errors import CorruptLog, UsageError
+from corr.log import lines, store
+
+
+def _lines(path: Path) -> tuple[lines.Header, list[bytes], bytes]:
+    """The header, the complete record lines (a torn tail left out), the whole data."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"no such game log: {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a game log") from None
+    rows = data.split(b"\n")
+    rows.pop()  # what follows the last newline: nothing, or a torn write
+    if not rows:
+        raise UsageError(f"{path}: no complete header line: not a corr log")
+    try:
+        header = lines.read_header(rows[0])
+    except lines.LineError as err:
+        raise UsageError(f"{path}: line 1 is not a valid corr header ({err})") from None
+    return header, rows[1:], data
+
+
+def _head(rep: engine.Replay) -> dict[str, Any]:
+    return {"seq": rep.seq, "to_move": rep.to_move(), "over": rep.result().over}
+
+
+def _verify(path: Path, header_raw: bytes, raws: list[bytes]) -> dict[str, Any]:
+    report: dict[str, Any] = {"file": str(path), "records": len(raws), "verifies": True, "seq": None,
+                              "error": None, "head": None}
+    try:
+        rep = engine.load(path)
+    except CorruptLog as err:
+        report.update(verifies=False, seq=err.seq, error=str(err))
+        good = err.seq - 1 if err.seq is not None else -1
+        while good >= 0:  # the position after the last record that holds
+            data = b"".join(raw + b"\n" for raw in [header_raw, *raws[:good]])
+            try:
+                report["head"] = _head(engine.replay(store.parse(data, path)))
+                break
+            except CorruptLog as earlier:  # the fault lies before: an edited record breaks the next one's chain
+                if earlier.seq is None or earlier.seq > good:
+                    break
+                report.update(seq=earlier.seq, error=str(earlier))
+                good = earlier.seq - 1
+        return report
+    report.update(seq=rep.seq, head=_head(rep))
+    return report
+
+
+def compare(a: Path | str, b: Path | str) -> dict[str, Any]:
+    """The comparison report of two copies; refuses copies of two different games."""
+    a, b = Path(a), Path(b)
+    header_a, raws_a, data_a = _lines(a)
+    header_b, raws_b, data_b = _lines(b)
+    if header_a.id != header_b.id:
+        raise UsageError(f"{a} and {b} are different games ({header_a.id} and {header_b.id}): nothing to compare")
+    common = 0
+    for raw_a, raw_b in zip(raws_a, raws_b):
+        if raw_a != raw_b:
+            break
+        common += 1
+    if common < min(len(raws_a), len(raws_b)):
+        first, relation = common + 1, "diverged"
+    else:
+        first = None
+        relation = ("identical" if len(raws_a) == len(raws_b) else "a-prefix" if len(raws_a) < len(raws_b)
+                    else "b-prefix")
+    return {
+        "id": header_a.id,
+        "game": header_a.game,
+        "headers_identical": data_a.split(b"\n", 1)[0] == data_b.split(b"\n", 1)[0],
+        "common": common,
+        "first_divergence": first,
+        "relation": relation,
+        "a": _verify(a, data_a.split(b"\n", 1)[0], raws_a),
+        "b": _verify(b, data_b.split(b"\n", 1)[0], raws_b),
+    }
+
+
+_RELATION = {
+    "identical": "the copies are identical",
+    "a-prefix": "A is a prefix of B: B is ahead",
+    "b-prefix": "B is a prefix of A: A is ahead",
+    "diverged": "the copies have diverged",
+}
+
+
+def text(report: dict[str, Any]) -> str:
+    """The report for people."""
+    out = [f"game {report['id']} ({report['game']}): {_RELATION[report['relation']]}",
+           f"common prefix: {report['common']} records"]
+    if report["first_divergence"] is not None:
+        out.append(f"first divergence: seq {report['first_divergence']}")
+    if not report["headers_identical"]:
+        out.append("the header lines differ")
+    for side in ("a", "b"):
+        copy = report[side]
+        if copy["verifies"]:
+            state = f"verifies, {copy['records']} records"
+        else:
+            where = f" at seq {copy['seq']}" if copy["seq"] is not None else ""
+            state = f"does NOT verify{where}: {copy['error']}"
+        head = copy["head"]
+        if head is None:
+            at = "no position"
+        elif head["over"]:
+            at = f"head seq {head['seq']}, game over"
+        else:
+            at = f"head seq {head['seq']}, {head['to_move']} to move"
+        out.append(f"{side.upper()} {copy['file']}: {state}; {at}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,145 @@
+"""A referee's look at one record (DESIGN 5): the position before it, whether it kept
+the rules, which rule it broke and where, whether a challenge came in time, and what
+followed. Read-only: nothing here changes the log or the engine.
+
+`outcome` of an examined record:
+- "legal": it kept the rules and nobody challenged it (every record that is not a
+  placement is "legal": a verified log holds no refused record);
+- "upheld" / "rejected": it was challenged, with that verdict;
+- "stood": an illegal placement that was not challenged before the next move (4.1);
+- "open": an illegal placement with no move after it yet: it can still be challenged.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from corr import engine
+from corr.errors import IllegalMove, UsageError
+from corr.geometry import name
+from corr.log import store
+from corr.notation import Placement
+from corr.view import board_rows, position
+
+FORMATS = ("text", "html", "json")
+
+
+def _broken(illegal: IllegalMove | None) -> list[dict[str, Any]]:
+    if illegal is None:
+        return []
+    return [{"rule": illegal.rule, "cells": [name(c) for c in illegal.cells], "message": str(illegal)}]
+
+
+def _recheck(before: engine.Replay, step: engine.Step) -> IllegalMove | None:
+    """The rule a placement broke, judged afresh against the position before it; the
+    outcome the replay recorded when the game has no `check_placement`."""
+    check = getattr(before.game, "check_placement", None)
+    move = step.action.move
+    if check is None or not isinstance(move, Placement):
+        return step.outcome.illegal
+    try:
+        return check(before.state, move)
+    except IllegalMove as err:  # cannot happen in a log that replays; report it all the same
+        return err
+
+
+def _challenge_of(rep: engine.Replay, seq: int) -> dict[str, Any] | None:
+    """The first later challenge aimed at `seq`: by its target, or (no target) by being
+    the challenge of the newest move, which is `seq`."""
+    last_move = seq
+    for step in rep.steps[seq:]:
+        record = step.record
+        if record.type == "move":
+            last_move = record.seq
+            continue
+        if record.type != "challenge":
+            continue
+        if record.target == seq or (record.target is None and last_move == seq):
+            in_time = last_move == seq  # no move recorded between them (4.1)
+            return {"seq": record.seq, "by": record.by, "in_time": in_time,
+                    "verdict": step.outcome.verdict, "events": list(step.outcome.events)}
+    return None
+
+
+def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
+    """The referee's report on record `seq` of a log (the whole log is verified first:
+    a log that does not replay raises CorruptLog)."""
+    records = log.records
+    if not 1 <= seq <= len(records):
+        raise UsageError(f"seq {seq} is outside the log (seq 1 to {len(records)})")
+    rep = engine.replay(log)
+    before = engine.replay(log, upto=seq - 1)
+    step = rep.steps[seq - 1]
+    record = step.record
+    placement = record.type == "move" and isinstance(step.action.move, Placement)
+    illegal = _recheck(before, step) if placement else None
+    challenged = _challenge_of(rep, seq) if record.type == "move" else None
+    later_move = any(r.type == "move" for r in records[seq:])
+    if challenged is not None and challenged["in_time"] and challenged["verdict"]:
+        outcome = challenged["verdict"]
+    elif illegal is not None:
+        outcome = "stood" if later_move else "open"
+    else:
+        outcome = "legal"
+    return {
+        "game": log.header.game,
+        "id": log.header.id,
+        "seq": seq,
+        "type": record.type,
+        "move": record.move,
+        "target": record.target,
+        "by": record.by,
+        "at": record.at,
+        "legal": illegal is None,
+        "broken": _broken(illegal),
+        "challenged": challenged,
+        "outcome": outcome,
+        "verdict": step.outcome.verdict,
+        "events": list(step.outcome.events),
+        "before": {"seq": before.seq, "to_move": before.to_move(), "board": position(before)["board"]},
+        "_before": before,  # for the renderers; dropped from JSON
+        "_cells": list(illegal.cells) if illegal is not None else [],
+        "_placed": (step.action.move.cell, step.action.move.digit) if placement else None,
+    }
+
+
+OUTCOME_TEXT = {
+    "legal": "legal: the record kept the rules",
+    "upheld": "challenge upheld: the tile went back to the supply",
+    "rejected": "challenge rejected: the move kept the rules",
+    "stood": "illegal, but not challenged before the next move: it stands for good (combat 4.1)",
+    "open": "illegal, not challenged yet: it can be challenged until the next move is recorded",
+}
+
+
+def public(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without the renderers' private keys."""
+    return {k: v for k, v in report.items() if not k.startswith("_")}
+
+
+def render(report: dict[str, Any], fmt: str = "text") -> str:
+    """The report as text, a self-contained HTML mail, or JSON."""
+    if fmt == "json":
+        return json.dumps(public(report), indent=2, ensure_ascii=False) + "\n"
+    from corr.render import environment, render_position
+
+    before = report["_before"]
+    clash = set(report["_cells"])
+    placed = report["_placed"]
+    rows = board_rows(before)
+    for row in rows:
+        for cell in row:
+            idx = (cell["row"] - 1) * 9 + cell["col"] - 1
+            cell["clash"] = idx in clash
+            cell["placed"] = placed[1] if placed is not None and idx == placed[0] else None
+    context = {
+        "r": public(report),
+        "p": position(before),
+        "rows": rows,
+        "board_text": render_position(before, "text") if fmt == "text" else "",
+        "outcome_text": OUTCOME_TEXT[report["outcome"]],
+    }
+    name_ = "examine.txt" if fmt == "text" else "examine.html"
+    return environment().get_template(name_).render(context)
+
