@@ -86,3 +86,12 @@ def test_readme_time_control_section_runs(tmp_path: Path, corr, monkeypatch) -> 
                 frozen.move_to("2026-05-11 10:00:01")
             result = corr(*args)
             assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+
+
+def test_readme_referee_examples_run(corr, monkeypatch) -> None:
+    monkeypatch.chdir(README.parent)
+    for args in walkthrough("Referees"):
+        if args[0] == "compare":
+            continue  # needs two players' copies: tests/test_referee.py compares real ones
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
