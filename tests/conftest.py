@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import email
+import email.policy
+import socket
 from dataclasses import dataclass
+from email.message import EmailMessage
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -54,3 +58,48 @@ def game_file(tmp_path: Path, corr: Callable[..., Run]) -> Callable[..., Path]:
         return path
 
     return make
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps every envelope it receives."""
+
+    def __init__(self) -> None:
+        self.envelopes: list[Any] = []
+
+    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+    def messages(self) -> list[tuple[list[str], EmailMessage]]:
+        """(recipients, parsed message) of everything received so far."""
+        return [
+            (list(e.rcpt_tos), email.message_from_bytes(e.original_content, policy=email.policy.default))
+            for e in self.envelopes
+        ]
+
+    def take(self) -> list[tuple[list[str], EmailMessage]]:
+        """The messages received so far, forgetting them."""
+        got = self.messages()
+        self.envelopes.clear()
+        return got
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[Inbox, int]]:
+    """A real SMTP server (aiosmtpd) on 127.0.0.1; yields its inbox and port."""
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()

@@ -9,7 +9,6 @@ import json
 import mailbox
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+
+from conftest import free_port
 
 from corr import engine
 from corr.mail import host as mail_host
@@ -30,40 +31,6 @@ def parse(data: bytes) -> EmailMessage:
     return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.envelopes: list = []
-
-    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-    def messages(self) -> list[tuple[list[str], EmailMessage]]:
-        return [(list(e.rcpt_tos), parse(e.original_content)) for e in self.envelopes]
-
-    def take(self) -> list[tuple[list[str], EmailMessage]]:
-        got = self.messages()
-        self.envelopes.clear()
-        return got
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server():  # type: ignore[no-untyped-def]
-    controller_mod = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is in the test extra")
-    inbox = Inbox()
-    port = free_port()
-    controller = controller_mod.Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 @pytest.fixture

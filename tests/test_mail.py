@@ -8,12 +8,13 @@ import email
 import email.policy
 import mailbox
 import shutil
-import socket
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable
 
 import pytest
+
+from conftest import free_port
 
 from corr import engine
 from corr.log import lines, store
@@ -136,32 +137,6 @@ def test_compose_refuses_a_seat_without_email(tmp_path, corr):  # type: ignore[n
 # SMTP, against a real server
 
 
-class Inbox:
-    def __init__(self) -> None:
-        self.envelopes: list = []
-
-    async def handle_DATA(self, server, session, envelope):  # type: ignore[no-untyped-def]
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture
-def smtp_server():  # type: ignore[no-untyped-def]
-    controller_mod = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is in the test extra")
-    inbox = Inbox()
-    port = free_port()
-    controller = controller_mod.Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 def test_send_over_smtp(tmp_path, corr, smtp_server):  # type: ignore[no-untyped-def]
