@@ -64,6 +64,10 @@ def audit(path: Path | str) -> dict[str, Any]:
             findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))
             if outcome.verdict == "upheld":
                 open_illegal = None
+        elif record.type == "timeout":  # a timeout ends the game, so the forfeit is this one's
+            findings.append(_finding(record.seq, "timeout", f"{record.by} claimed a timeout: {rep.forfeit} lost on time"))
+        elif record.type == "vacation":
+            findings.append(_finding(record.seq, "vacation", f"{record.by} took {record.note} days of vacation"))
     if open_illegal is not None:
         findings.append(open_illegal)
     result = rep.result()

@@ -533,3 +533,17 @@ def test_corr_new_refuses_a_malformed_time_control(tmp_path, corr) -> None:
     result = corr("new", "combat", tmp_path / "t.corr", "-p", "Anna", "-p", "Ben", "--time", "per-move:x")
     assert result.code == 1 and "per-move:x" in result.err
     assert not (tmp_path / "t.corr").exists()
+
+
+def test_audit_lists_vacations_and_the_timeout(tmp_path, corr) -> None:
+    path = tmp_path / "timed.corr"
+    with freeze_time("2026-03-01 12:00:00") as frozen:
+        corr("new", "combat", path, "-p", "Anna", "-p", "Ben", "--time", "per-move:3,vacation=14", "-f", "none")
+        assert corr("vacation", path, "--by", "A", "--days", "2").code == 0
+        frozen.move_to("2026-03-06 12:00:01")  # 3 days + 2 vacation days + 1 s
+        assert corr("claim-timeout", path, "--by", "B").code == 0
+    report = json.loads(corr("audit", path, "--json").out)
+    kinds = {f["kind"]: f["detail"] for f in report["findings"]}
+    assert kinds["vacation"] == "A took 2 days of vacation"
+    assert kinds["timeout"] == "B claimed a timeout: A lost on time"
+    assert report["result"]["winners"] == ["B"] and report["intact"]
