@@ -226,3 +226,27 @@ def test_different_games_refused(corr, tmp_path: Path, game_file) -> None:
 def test_compare_missing_file(corr, two_copies, tmp_path: Path) -> None:
     r = corr("compare", two_copies[0], tmp_path / "nope.corr")
     assert r.code == 1 and r.err.count("\n") == 1
+
+
+def test_audit_html_is_a_report_a_referee_can_mail(corr) -> None:
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "combat-as-written-challenge.corr"
+    result = corr("audit", example, "--format", "html")
+    assert result.code == 0, result.err
+    html = result.out
+    assert html.startswith("<!DOCTYPE html>") and "intact" in html
+    assert "challenge-upheld" in html and "challenge-rejected" in html
+    assert "<style" not in html and "<script" not in html and "class=" not in html
+
+
+def test_audit_html_of_a_corrupt_log_says_so_and_exits_2(tmp_path, corr) -> None:
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "combat-2p-anna-ben.corr"
+    broken = tmp_path / "broken.corr"
+    lines = example.read_bytes().split(b"\n")
+    del lines[3]
+    broken.write_bytes(b"\n".join(lines))
+    result = corr("audit", broken, "--format", "html")
+    assert result.code == 2 and "CORRUPT" in result.out

@@ -145,6 +145,7 @@ def replay(
 def audit(
     file: LogFile,
     as_json: JsonFlag = False,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or html.")] = "text",
 ) -> None:
     """Verify a log: chain, hashes, schema, turn order and every move against the rules.
 
@@ -154,11 +155,20 @@ def audit(
     \b
     Example:
       corr audit game.corr --json
+      corr audit game.corr --format html > report.html
     """
     from corr.audit import audit as run_audit, summary
 
+    check_format(fmt, ("text", "json", "html"))
     report = run_audit(file)
-    out(json.dumps(report, indent=2) + "\n" if as_json else summary(report))
+    if as_json or fmt == "json":
+        out(json.dumps(report, indent=2) + "\n")
+    elif fmt == "html":
+        from corr.render import environment
+
+        out(environment().get_template("audit.html").render(a=report))
+    else:
+        out(summary(report))
     if not report["intact"]:
         raise typer.Exit(2)
 
