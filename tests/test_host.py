@@ -185,7 +185,7 @@ def test_garbage_and_stale_messages_get_a_refusal_reply(hosted, corr):  # type: 
 
 
 def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-untyped-def]
-    freezegun = pytest.importorskip("freezegun")
+    import freezegun
     with freezegun.freeze_time("2026-11-29 10:00:00") as frozen:
         path = hosted.make("per-move:1,remind=12")
         game_id = engine.load(path).header.id
