@@ -51,3 +51,23 @@ def test_match_refuses_games_on_different_puzzles(tmp_path: Path, corr) -> None:
     assert corr("new", "moyo", other, "-p", "Anna", "-p", "Ben", "-o", "puzzle=2", "-f", "none").code == 0
     result = corr("match", STANDARD, other)
     assert result.code == 1
+
+
+def test_moyo_4_3_revenge_keeps_addresses_keys_and_time_control(tmp_path: Path, corr) -> None:
+    import random
+
+    assert corr("key", "new", "--out", tmp_path / "anna").code == 0
+    first = tmp_path / "first.corr"
+    assert corr("new", "moyo", first, "-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>",
+                "-o", "puzzle=5", "--key", f"A={tmp_path / 'anna.pub'}", "--time", "per-move:3", "-f", "none").code == 0
+    rng = random.Random(1)
+    while (rep := engine.load(first)).to_move() is not None:
+        seat = rep.to_move()
+        key = tmp_path / "anna.key" if seat == "A" else None
+        engine.act(first, "move", text=str(rng.choice(rep.game.legal_moves(rep.state))), key=key)
+    revenge = tmp_path / "revenge.corr"
+    result = corr("new", "moyo", revenge, "--revenge-of", first, "-f", "none")
+    assert result.code == 0, result.err
+    old, new = engine.load(first).header, engine.load(revenge).header
+    assert [(s.name, s.email, s.key) for s in new.seats] == [(s.name, s.email, s.key) for s in old.seats]
+    assert new.time_control == old.time_control

@@ -73,21 +73,25 @@ def new(
     if revenge_of is not None:
         from corr.match import revenge_options
 
-        if player or option:
-            raise UsageError("a revenge game takes its players and options from OLD: drop --player and -o")
+        if player or option or key or time:
+            raise UsageError("a revenge game takes players, options, keys and time from OLD: drop the others")
         old = engine.load(revenge_of)
         options = revenge_options(old)
-        player = [s.name for s in old.header.seats]
+        # the same players, addresses, keys and time control, in the same seats
+        player = [f"{s.name} <{s.email}>" if s.email else s.name for s in old.header.seats]
+        keys = {s.seat: s.key for s in old.header.seats if s.key}
+        time_control = dict(old.header.time_control) if old.header.time_control else None
     elif not player:
         raise UsageError("missing option --player: give one per seat (see `corr new --help`)")
     else:
         options = _parse_options(option or [])
-    time_control = None
-    if time is not None:
-        from corr import timecontrol
+        keys = _parse_keys(key or [])
+        time_control = None
+        if time is not None:
+            from corr import timecontrol
 
-        time_control = timecontrol.parse(time)
-    rep = engine.new_game(file, game, player, options, _parse_keys(key or []), time_control)
+            time_control = timecontrol.parse(time)
+    rep = engine.new_game(file, game, player, options, keys, time_control)
     _after(rep, fmt)
 
 
