@@ -112,8 +112,8 @@ def _propagate(cand: list[int], queue: list[int], hidden: bool = True) -> bool:
             return True
 
 
-def _search(cand: list[int], limit: int, found: list[list[int]]) -> int:
-    """Depth-first search below a propagated node; collects up to `limit` solutions."""
+def _branch_cell(cand: list[int]) -> int:
+    """The unsolved cell with fewest candidates (the first with two), or -1 when solved."""
     pop = _POP
     best = -1
     best_n = 10
@@ -123,6 +123,12 @@ def _search(cand: list[int], limit: int, found: list[list[int]]) -> int:
             best, best_n = c, n
             if n == 2:
                 break
+    return best
+
+
+def _search(cand: list[int], limit: int, found: list[list[int]]) -> int:
+    """Depth-first search below a propagated node; collects up to `limit` solutions."""
+    best = _branch_cell(cand)
     if best < 0:
         found.append(cand)
         return 1
@@ -177,15 +183,7 @@ class _Counter:
         self.count = 0
 
     def run(self, cand: list[int]) -> None:
-        pop = _POP
-        best = -1
-        best_n = 10
-        for c in range(81):
-            n = pop[cand[c]]
-            if 1 < n < best_n:
-                best, best_n = c, n
-                if n == 2:
-                    break
+        best = _branch_cell(cand)
         if best < 0:
             self.count += 1
             return
