@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -25,6 +25,9 @@ app = typer.Typer(
 LogFile = Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+SignKey = Annotated[
+    Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
+]
 
 
 def out(text: str) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from corr.cli.app import JsonFlag, LogFile, app, out
+from corr.cli.app import JsonFlag, LogFile, SignKey, app, out
 
 
 def duration(seconds: int) -> str:
@@ -90,9 +90,7 @@ def clock_command(file: LogFile, as_json: JsonFlag = False) -> None:
 def claim_timeout(
     file: LogFile,
     by: Annotated[Optional[str], typer.Option("--by", metavar="SEAT", help="The seat claiming the timeout.")] = None,
-    sign: Annotated[
-        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
-    ] = None,
+    sign: SignKey = None,
 ) -> None:
     """Claim the game because the seat on turn has run out of time: append a timeout
     record; that seat forfeits. Refused unless the seat on turn is overdue (see
@@ -120,9 +118,7 @@ def vacation(
     file: LogFile,
     days: Annotated[int, typer.Option("--days", metavar="N", help="Whole days the seat's clock stops.")],
     by: Annotated[Optional[str], typer.Option("--by", metavar="SEAT", help="The seat taking the vacation.")] = None,
-    sign: Annotated[
-        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
-    ] = None,
+    sign: SignKey = None,
 ) -> None:
     """Stop your clock for N days, on your own turn: append a vacation record. Refused
     beyond the yearly allowance of the time control (see `corr clock`).

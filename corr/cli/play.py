@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, LogFile, app, check_format, out
+from corr.cli.app import Format, LogFile, SignKey, app, check_format, out
 
 
 def _parse_options(pairs: list[str]) -> dict[str, str]:
@@ -122,9 +122,7 @@ def move(
     by: Annotated[
         Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn.")
     ] = None,
-    sign: Annotated[
-        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
-    ] = None,
+    sign: SignKey = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
     ] = "text",
@@ -149,9 +147,7 @@ def move(
 def challenge(
     file: LogFile,
     by: Annotated[Optional[str], typer.Option("--by", metavar="SEAT", help="The challenging seat.")] = None,
-    sign: Annotated[
-        Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
-    ] = None,
+    sign: SignKey = None,
     seq: Annotated[
         Optional[int], typer.Option("--seq", metavar="SEQ", help="The placement challenged; default: the last.")
     ] = None,
