@@ -116,10 +116,17 @@ def move_to_cur(maildir: Path, name: str) -> None:
 # Mail out
 
 
-def _send(msg: EmailMessage, config: Any) -> None:
+def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failure: str) -> bool:
+    """Send over SMTP; a failure is reported (and tried again on a later pass), not raised."""
     from corr.mail import smtp
 
-    smtp.send(msg, config)
+    try:
+        smtp.send(msg, config)
+    except UsageError as err:
+        report.failures.append(f"{failure}: {err}")
+        echo(f"{failure} ({msg['To']}): {err}")
+        return False
+    return True
 
 
 def _automatic(msg: EmailMessage | None) -> bool:
@@ -166,14 +173,9 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         before = mailed.get(seat.seat)
         if before is not None and before >= rep.seq:
             continue
-        since = before if before is not None else None
-        msg = compose(rep, seat.seat, since_seq=since, previous_message_id=thread.get("last_message_id"),
+        msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
                       sender=config.sender, references=list(thread.get("references", [])))
-        try:
-            _send(msg, config)
-        except UsageError as err:
-            report.failures.append(f"{path.name}: mailing {seat.seat} failed: {err}")
-            echo(f"{path.name}: could not mail seat {seat.seat} ({seat.email}): {err}")
+        if not _send(msg, config, report, echo, f"{path.name}: could not mail seat {seat.seat}"):
             continue
         mailed[seat.seat] = rep.seq
         changed = True
@@ -205,11 +207,7 @@ def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: d
     if seat is None or not seat.email:
         return False
     msg = reminder(rep, seat, clock["left"], clock["deadline"], config.sender)
-    try:
-        _send(msg, config)
-    except UsageError as err:
-        report.failures.append(f"{path.name}: reminding {to_move} failed: {err}")
-        echo(f"{path.name}: could not remind seat {to_move} ({seat.email}): {err}")
+    if not _send(msg, config, report, echo, f"{path.name}: could not remind seat {to_move}"):
         return False
     state["reminded"] = {"seq": rep.seq, "seat": to_move}
     report.reminded += 1
@@ -252,11 +250,7 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
         if reply is None:
             echo(f"{source}: nobody to answer")
             continue
-        try:
-            _send(reply, config)
-        except UsageError as err:
-            report.failures.append(f"{source}: reply failed: {err}")
-            echo(f"{source}: could not send the refusal to {reply['To']}: {err}")
+        if not _send(reply, config, report, echo, f"{source}: could not send the refusal"):
             continue
         echo(f"{source}: replied to {reply['To']}")
 
