@@ -347,8 +347,6 @@ def act(
 
         signer = load_private(key)
     with store.writing(path) as writer:
-        if writer.log.torn is not None:
-            raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
         current = replay(writer.log)
         if signer is not None:
             public = public_text(signer)
@@ -379,8 +377,6 @@ def accept(path: Path | str, raws: list[bytes]) -> tuple[Replay, list[Record]]:
         incoming.append((record, raw))
     with store.writing(path) as writer:
         log = writer.log
-        if log.torn is not None:
-            raise CorruptLog(f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn")
         new: list[Record] = []
         for record, raw in incoming:
             if record.seq <= len(log.records):

@@ -178,8 +178,6 @@ class Writer:
                 f"{log.path}: the log changed: expected to append after {expected_prev[:12]}, "
                 f"its tail is {log.tail_hash[:12]} (seq {len(log.records)})"
             )
-        if log.torn is not None:
-            raise CorruptLog(f"{log.path}: the last line is torn; run `corr repair` before appending", kind="torn")
         written = add(log, records)
         blob = b"".join(raw + b"\n" for raw in written)
         self._f.seek(log.size)
@@ -203,10 +201,16 @@ def _locked(path: Path, mode: str, lock: int) -> Iterator:  # yields the open bi
 
 @contextmanager
 def writing(path: Path | str) -> Iterator[Writer]:
-    """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block."""
+    """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block.
+    A log with a torn last line is refused: appending after it would bury the tear."""
     path = Path(path)
     with _locked(path, "r+b", fcntl.LOCK_EX) as f:
-        yield Writer(f, parse(f.read(), path))
+        log = parse(f.read(), path)
+        if log.torn is not None:
+            raise CorruptLog(
+                f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn"
+            )
+        yield Writer(f, log)
 
 
 def repair(path: Path | str) -> bytes | None:
