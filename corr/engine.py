@@ -219,8 +219,10 @@ def make_header(
     options: dict[str, str],
     keys: dict[str, str] | None = None,
     time_control: dict[str, int | str] | None = None,
+    officials: dict[str, tuple[str, str]] | None = None,
 ) -> Header:
-    """A checked header for a new game; seats A, B, ... in the order the players are given."""
+    """A checked header for a new game; seats A, B, ... in the order the players are given.
+    `officials` maps "referee" / "host" to (`Name <address>`, public key)."""
     import secrets  # only new games need it: keep it off every move's start-up
 
     cls = game_class(game_name)
@@ -235,6 +237,10 @@ def make_header(
         raise UsageError(f"--key for seat {unknown[0]}, but the game has seats {', '.join(SEAT_LETTERS[: len(players)])}")
     data = {"id": f"{cls.name}-{secrets.token_hex(4)}", "game": cls.name, "options": resolved, "seats": seats,
             "created": clock.stamp(), "time_control": time_control}
+    for role, (person, key) in (officials or {}).items():
+        entry = seat_entry("", person, key)
+        del entry["seat"]
+        data[role] = entry
     try:
         return lines.header_from(data)
     except lines.LineError as err:
@@ -262,9 +268,10 @@ def new_game(
     options: dict[str, str],
     keys: dict[str, str] | None = None,
     time_control: dict[str, int | str] | None = None,
+    officials: dict[str, tuple[str, str]] | None = None,
 ) -> Replay:
     """Create a log file holding the header of a new game."""
-    return replay(store.create(path, make_header(game_name, players, options, keys, time_control)))
+    return replay(store.create(path, make_header(game_name, players, options, keys, time_control, officials)))
 
 
 def start(header: Header) -> Replay:

@@ -16,6 +16,8 @@ from corr.log import store
 REP = randomplay.play("combat", ["Anna", "Ben", "Cleo"], {"mode": "as-written"}, seed=4)
 HEADER = json.loads(REP.log.header_raw)
 RECORDS = [json.loads(raw) for raw in REP.log.raw]
+RITA = {"name": "Rita", "email": "rita@example.org", "key": "ed25519:" + "A" * 43 + "="}
+OFFICIATED = {**HEADER, "referee": RITA, "host": {"name": "corr host", "key": RITA["key"]}}
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=5)
@@ -72,6 +74,18 @@ def test_header_codec_agrees_with_the_pydantic_model(data: dict[str, Any]) -> No
     assert (slow is None) == (fast is None), data
     if fast is not None:
         assert lines.dump(fast) == models.dump(slow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["referee", "host"]).flatmap(
+    lambda role: mutated(OFFICIATED[role], lines.OFFICIAL_KEYS).map(lambda o: {**OFFICIATED, role: o})))
+def test_header_officials_agree_with_the_pydantic_model(data: dict[str, Any]) -> None:
+    slow = pydantic_verdict(models.Header, data)
+    fast = fast_verdict(lines.header_from, data)
+    assert (slow is None) == (fast is None), data
+    if fast is not None:
+        assert lines.dump(fast) == models.dump(slow)
+        assert models.read_header(lines.dump(fast)) == fast
 
 
 @pytest.mark.parametrize("raw", [REP.log.header_raw, *REP.log.raw[:20]])

@@ -51,6 +51,20 @@ def new(
             "--revenge-of", metavar="OLD", help="Moyo: the rematch of a finished game, roles swapped (moyo 4.3)."
         ),
     ] = None,
+    referee: Annotated[
+        Optional[str],
+        typer.Option("--referee", metavar="NAME", help='The referee, "Name <address>"; needs --referee-key.'),
+    ] = None,
+    referee_key: Annotated[
+        Optional[str], typer.Option("--referee-key", metavar="FILE", help="The referee's public key (.pub).")
+    ] = None,
+    host: Annotated[
+        Optional[str],
+        typer.Option("--host", metavar="NAME", help='The host running the game, who may rule too; needs --host-key.'),
+    ] = None,
+    host_key: Annotated[
+        Optional[str], typer.Option("--host-key", metavar="FILE", help="The host's public key (.pub).")
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
     """Start a game: write the log's header and show the first position.
@@ -65,6 +79,7 @@ def new(
       corr new moyo revenge.corr --revenge-of game.corr
       corr new combat game.corr -p "Anna <anna@example.org>" -p Ben --key A=anna.pub
       corr new combat game.corr -p Anna -p Ben --time per-move:3,vacation=14
+      corr new combat game.corr -p Anna -p Ben --referee "Rita <rita@example.org>" --referee-key rita.pub
     """
     from corr import engine
     from corr.errors import UsageError
@@ -73,10 +88,13 @@ def new(
     if revenge_of is not None:
         from corr.match import revenge_options
 
-        if player or option or key or time:
-            raise UsageError("a revenge game takes players, options, keys and time from OLD: drop the others")
+        if player or option or key or time or referee or referee_key or host or host_key:
+            raise UsageError("a revenge game takes players, options, keys, time, referee and host from OLD: "
+                             "drop the others")
         old = engine.load(revenge_of)
         options = revenge_options(old)
+        officials = {role: (f"{o.name} <{o.email}>" if o.email else o.name, o.key)
+                     for role in ("referee", "host") if (o := getattr(old.header, role)) is not None}
         # the same players, addresses, keys and time control, in the same seats
         player = [f"{s.name} <{s.email}>" if s.email else s.name for s in old.header.seats]
         keys = {s.seat: s.key for s in old.header.seats if s.key}
@@ -91,8 +109,27 @@ def new(
             from corr import timecontrol
 
             time_control = timecontrol.parse(time)
-    rep = engine.new_game(file, game, player, options, keys, time_control)
+        officials = _officials(referee, referee_key, host, host_key)
+    rep = engine.new_game(file, game, player, options, keys, time_control, officials)
     _after(rep, fmt)
+
+
+def _officials(referee: str | None, referee_key: str | None, host: str | None,
+               host_key: str | None) -> dict[str, tuple[str, str]]:
+    """--referee/--host with their keys: every ruling is signed, so each needs its key."""
+    from corr.errors import UsageError
+    from corr.identity import read_public
+
+    officials: dict[str, tuple[str, str]] = {}
+    for role, person, key in (("referee", referee, referee_key), ("host", host, host_key)):
+        if person is None and key is None:
+            continue
+        if person is None or not person.strip():
+            raise UsageError(f"--{role}-key needs --{role} NAME as well")
+        if key is None:
+            raise UsageError(f"--{role} needs --{role}-key: rulings are signed (make a key with `corr key new`)")
+        officials[role] = (person, read_public(key))
+    return officials
 
 
 def _parse_keys(pairs: list[str]) -> dict[str, str]:

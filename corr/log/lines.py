@@ -90,6 +90,14 @@ class Seat(NamedTuple):
     key: str | None = None
 
 
+class Official(NamedTuple):
+    """A referee or host named in the header: who may append signed rulings."""
+
+    name: str
+    key: str
+    email: str | None = None
+
+
 class Header(NamedTuple):
     id: str
     game: str
@@ -97,6 +105,8 @@ class Header(NamedTuple):
     created: str
     options: dict[str, str]
     time_control: dict[str, int | str] | None = None
+    referee: Official | None = None
+    host: Official | None = None
     corr: int = FORMAT_VERSION
     type: str = "header"
 
@@ -118,10 +128,12 @@ class Record(NamedTuple):
 
 
 # Key order on disk: the order of the pydantic models' fields.
-HEADER_KEYS = ("corr", "type", "id", "game", "options", "seats", "time_control", "created")
+HEADER_KEYS = ("corr", "type", "id", "game", "options", "seats", "time_control", "referee", "host", "created")
 SEAT_KEYS = ("seat", "name", "email", "key")
+OFFICIAL_KEYS = ("name", "email", "key")
 RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "prev", "state", "sig")
 _HEADER_SET, _SEAT_SET, _RECORD_SET = frozenset(HEADER_KEYS), frozenset(SEAT_KEYS), frozenset(RECORD_KEYS)
+_OFFICIAL_SET = frozenset(OFFICIAL_KEYS)
 assert set(Record._fields) == _RECORD_SET and set(Header._fields) == _HEADER_SET
 
 
@@ -138,6 +150,22 @@ def _seat(data: Any, i: int) -> Seat:
         )
     except LineError as err:
         raise LineError(where + err.where, str(err).split(": ", 1)[1]) from None
+
+
+def _official(data: dict[str, Any], role: str) -> Official | None:
+    value = data.get(role)
+    if value is None:
+        return None
+    official = _obj(value, role)
+    _no_extra(official, _OFFICIAL_SET, f"{role}.")
+    try:
+        return Official(
+            name=_str(official, "name", min_len=1, max_len=200),  # type: ignore[arg-type]
+            key=_str(official, "key"),  # type: ignore[arg-type]
+            email=_str(official, "email", optional=True, max_len=320),
+        )
+    except LineError as err:
+        raise LineError(f"{role}.{err.where}", str(err).split(": ", 1)[1]) from None
 
 
 def header_from(data: Any) -> Header:
@@ -166,6 +194,8 @@ def header_from(data: Any) -> Header:
         created=_str(data, "created", pattern=_STAMP),  # type: ignore[arg-type]
         options=options,
         time_control=tc,
+        referee=_official(data, "referee"),
+        host=_official(data, "host"),
     )
 
 
@@ -247,6 +277,10 @@ def header_dict(header: Header) -> dict[str, Any]:
     seats = [{k: getattr(s, k) for k in SEAT_KEYS if getattr(s, k) is not None} for s in header.seats]
     out = {k: getattr(header, k) for k in HEADER_KEYS if getattr(header, k) is not None}
     out["seats"] = seats
+    for role in ("referee", "host"):
+        official = getattr(header, role)
+        if official is not None:
+            out[role] = {k: getattr(official, k) for k in OFFICIAL_KEYS if getattr(official, k) is not None}
     return {k: out[k] for k in HEADER_KEYS if k in out}
 
 

@@ -46,6 +46,16 @@ class Seat(BaseModel):
     key: str | None = Field(default=None, description="Public key, when moves are signed.")
 
 
+class Official(BaseModel):
+    """A referee or the host: not a seat, but may append signed rulings."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    key: str = Field(description="Public key: every ruling is signed with it.")
+
+
 class Header(BaseModel):
     """Line 1 of a log: what game, which options, who plays. Never rewritten."""
 
@@ -58,6 +68,8 @@ class Header(BaseModel):
     options: dict[str, str] = Field(default_factory=dict, description="Rule options, all resolved.")
     seats: list[Seat] = Field(min_length=1, max_length=6)
     time_control: dict[str, int | str] | None = None
+    referee: Official | None = Field(default=None, description="Who may rule on disputes (DESIGN 5).")
+    host: Official | None = Field(default=None, description="The host running the game, who may rule too.")
     created: str = Field(pattern=STAMP)
 
 
@@ -109,6 +121,9 @@ def read_header(raw: bytes) -> lines.Header:
         raise lines.LineError("line", _problem(err)) from None
     data = model.model_dump()
     data["seats"] = tuple(lines.Seat(**seat) for seat in data["seats"])
+    for role in ("referee", "host"):
+        if data[role] is not None:
+            data[role] = lines.Official(**data[role])
     return lines.Header(**data)
 
 
