@@ -9,25 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corr.errors import IllegalMove
+from corr.games.aswritten import AsWritten, Window
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, describe_clashes
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, cell_of, digits_of, name
 from corr.notation import Placement
 
 TILES_PER_DIGIT = 9  # 1.1
-
-
-@dataclass(slots=True)
-class LastPlacement:
-    """The newest placement: the one a challenge (4.1) can still reach."""
-
-    seq: int
-    by: str
-    cell: int
-    digit: int
-    conquered: tuple[int, ...]
-    illegal: IllegalMove | None
-    challenged: bool = False
 
 
 @dataclass
@@ -37,7 +25,7 @@ class CombatState:
     turn: int = 0  # index of the seat on turn (1.3)
     placed: int = 0  # tiles placed in the current turn
     bonus: dict[str, int] = field(default_factory=dict)  # extra tiles owed to a challenger (4.1)
-    last: LastPlacement | None = None
+    last: Window | None = None  # the placement a challenge can still reach (4.1)
     decided: bool = False  # 5.1: the leader can no longer be overtaken
     over: bool = False
     last_cell: int | None = None
@@ -51,7 +39,7 @@ def setup_cells() -> list[int]:
     return cells
 
 
-class Combat(Game):
+class Combat(AsWritten, Game):
     name = "combat"
     title = "SUDOKU-Combat"
     rules = "combat"
@@ -72,6 +60,9 @@ class Combat(Game):
     record_types = frozenset({"move", "challenge"})
     turn_types = frozenset({"move"})
     turn_rule = "combat 1.3"
+    challenge_rule = "combat 4.1"
+    move_word = "placement"
+    main_rule = "the Sudoku rule"
 
     # --- position -------------------------------------------------------------------
     def initial(self) -> CombatState:
@@ -135,7 +126,7 @@ class Combat(Game):
     def apply(self, state: CombatState, action: Action) -> Outcome:
         if action.type == "move":
             return self._place(state, action)
-        return self._challenge(state, action)
+        return self.challenge(state, action)
 
     def check_placement(self, state: CombatState, move: Placement) -> IllegalMove | None:
         """The Sudoku-rule break a placement would make (2.2), or None; raises for moves
@@ -168,8 +159,7 @@ class Combat(Game):
         credited = self._credit(state, move, conquests)
         for f in credited:
             state.conquered[f] = action.by
-        if self.opts["mode"] == "as-written":  # only there can a challenge reach it (4.1)
-            state.last = LastPlacement(action.seq, action.by, move.cell, move.digit, credited, illegal)
+        self.open(state, action, credited, illegal)  # as-written: challengeable until the next move (4.1)
         state.last_cell = move.cell
         if conquests or illegal is not None:
             outcome = Outcome(
@@ -255,40 +245,27 @@ class Combat(Game):
         elif not state.grid.any_candidate(self._supply_mask(state)):
             state.over = True
 
-    def _challenge(self, state: CombatState, action: Action) -> Outcome:
-        """4.1: a challenge of the last placement, before the next move is recorded."""
-        if self.opts["mode"] != "as-written":
-            raise IllegalMove("combat 4.1", "challenges exist only with mode=as-written; strict games refuse illegal tiles")
-        last = state.last
-        if last is None:
-            raise IllegalMove("combat 4.1", "there is no placement to challenge")
-        if action.target is not None and action.target != last.seq:
-            raise IllegalMove(
-                "combat 4.1",
-                f"too late to challenge seq {action.target}: the next move (seq {last.seq}) has been recorded",
-            )
-        if action.by == last.by:
-            raise IllegalMove("combat 4.1", "a player cannot challenge their own placement")
-        if last.illegal is None:
-            last.challenged = True
-            return Outcome(verdict="rejected", events=(f"challenge rejected: {last.digit} {name(last.cell)} keeps the Sudoku rule",))
-        grid = state.grid
-        grid.remove(last.cell)
-        for f in last.conquered:
-            state.conquered.pop(f, None)
-        state.bonus[action.by] = state.bonus.get(action.by, 0) + 1
-        state.last = None
+    def moved(self, window: Window) -> str:
+        move = window.move
+        return f"{move.digit} {name(move.cell)}"  # type: ignore[union-attr]
+
+    def take_back(self, state: CombatState, window: Window, challenger: str) -> str:
+        """4.1 upheld: the tile goes back to the supply, its conquests are revoked, and
+        the challenger places two tiles on their next turn."""
+        cell = window.move.cell  # type: ignore[union-attr]
+        if state.grid.cells[cell] != window.move.digit:  # type: ignore[union-attr]
+            raise IllegalMove("combat 4.1", f"the tile of seq {window.seq} is no longer on the board")
+        state.grid.remove(cell)
+        revoked = [f for f in window.credited if state.conquered.get(f) == window.by]
+        for f in revoked:
+            del state.conquered[f]
+        state.bonus[challenger] = state.bonus.get(challenger, 0) + 1
         state.decided = self.leader_safe(state)
         state.over = False
         self._check_end(state)
-        revoked = f"; conquest of field {','.join(map(str, last.conquered))} revoked" if last.conquered else ""
-        return Outcome(
-            verdict="upheld",
-            events=(
-                f"challenge upheld ({last.illegal.rule}): {last.digit} {name(last.cell)} goes back to the supply"
-                f"{revoked}; {action.by} places two tiles on their next turn",
-            ),
-        )
+        lost = f"; conquest of field {','.join(map(str, revoked))} revoked" if revoked else ""
+        return (f"{self.moved(window)} goes back to the supply{lost}; "
+                f"{challenger} places two tiles on their next turn")
 
     # --- result ---------------------------------------------------------------------
     def scores(self, state: CombatState) -> dict[str, int]:
