@@ -68,8 +68,19 @@ def audit(path: Path | str) -> dict[str, Any]:
             findings.append(_finding(record.seq, "timeout", f"{record.by} claimed a timeout: {rep.forfeit} lost on time"))
         elif record.type == "vacation":
             findings.append(_finding(record.seq, "vacation", f"{record.by} took {record.note} days of vacation"))
+        elif record.type == "ruling":
+            who = getattr(log.header, record.by)
+            finding = _finding(record.seq, "ruling", f"{record.by} {who.name} on seq {record.target}: "
+                               f"{record.move}, because: {record.note}")
+            finding.update(target=record.target, decision=record.move, events=list(outcome.events))
+            findings.append(finding)
+        if step.voided:
+            findings.append(_finding(record.seq, "void", f"{record.type} {record.move or ''} by {record.by} "
+                                     "is void by a ruling".replace("  ", " ")))
     if open_illegal is not None:
         findings.append(open_illegal)
+    findings.extend(_late(rep))
+    _link_rulings(findings)
     result = rep.result()
     report.update(
         seq=rep.seq,
@@ -77,6 +88,40 @@ def audit(path: Path | str) -> dict[str, Any]:
         result={"over": result.over, "winners": list(result.winners), "scores": result.scores},
     )
     return report
+
+
+def _late(rep: engine.Replay) -> list[dict[str, Any]]:
+    """Moves made after their seat's time had run out, with no timeout claimed in between."""
+    header = rep.header
+    if header.time_control is None:
+        return []
+    from datetime import datetime, timezone
+
+    from corr import timecontrol
+
+    late = []
+    for index, step in enumerate(rep.steps):
+        record = step.record
+        if record.type not in timecontrol.MOVE_TYPES or step.voided:
+            continue
+        when = datetime.strptime(record.at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+        before = rep.standing(index)
+        clock = timecontrol.clocks(header, before, record.by, when).get(record.by)
+        if clock is not None and clock["left"] < 0:
+            hours = -clock["left"] / 3600
+            late.append(_finding(record.seq, "late", f"{record.by} moved {hours:.1f} h after the deadline "
+                                 f"({clock['deadline']}); nobody claimed a timeout before it"))
+    return late
+
+
+def _link_rulings(findings: list[dict[str, Any]]) -> None:
+    """Each finding about a record a ruling later decided names that ruling; findings in
+    seq order."""
+    rulings = {f["target"]: f["seq"] for f in findings if f["kind"] == "ruling"}
+    for f in findings:
+        if f["kind"] != "ruling" and f["seq"] in rulings:
+            f["ruling"] = rulings[f["seq"]]
+    findings.sort(key=lambda f: f["seq"] if f["seq"] is not None else 0)
 
 
 def summary(report: dict[str, Any]) -> str:

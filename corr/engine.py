@@ -38,6 +38,7 @@ class Step:
     record: Record
     action: Action
     outcome: Outcome
+    voided: bool = False  # set aside by a ruling: it stays in the log, the game ignores it
 
 
 @dataclass
@@ -48,14 +49,24 @@ class Replay:
     game: Game
     state: Any
     steps: list[Step] = field(default_factory=list)
-    forfeit: str | None = None  # the seat that lost on time (a timeout record)
+    forfeit: str | None = None  # the seat that lost by a timeout record or a ruling
+    forfeit_cause: str = "on time"  # or "by a ruling"
+    voided: frozenset[int] = frozenset()  # seqs a ruling set aside
 
     def to_move(self) -> str | None:
-        """The seat on turn, None when the game is over (also by a timeout)."""
+        """The seat on turn, None when the game is over (also by a timeout or forfeit)."""
         return None if self.forfeit else self.game.to_move(self.state)
 
+    def standing(self, upto: int | None = None) -> list[Record]:
+        """The records before index `upto` (all replayed ones by default) that no ruling
+        voided: what clocks are judged on."""
+        records = self.log.records[: len(self.steps) if upto is None else upto]
+        if not self.voided:
+            return records
+        return [r for r in records if r.seq not in self.voided]
+
     def result(self) -> Result:
-        """The game's result; a timeout ends it, the best of the other seats winning."""
+        """The game's result; a timeout or forfeit ends it, the best of the other seats winning."""
         result = self.game.result(self.state)
         if self.forfeit is None:
             return result
@@ -138,7 +149,7 @@ def clock_record(rep: Replay, state: Any, action: Action, at: str, note: str | N
             raise IllegalMove("", f"no timeout is due: {on_turn} still has time (see `corr clock`)")
         if late == action.by:
             raise IllegalMove("", "a seat cannot claim a timeout against itself")
-        rep.forfeit = late
+        rep.forfeit, rep.forfeit_cause = late, "on time"
         return
     if note is None or not note.isdigit() or int(note) < 1:
         raise UsageError("a vacation record names its whole days (note), e.g. 7")
@@ -150,6 +161,22 @@ def apply(game: Game, state: Any, action: Action) -> Outcome:
     if action.type in ENGINE_TYPES:
         return QUIET
     return game.apply(state, action)
+
+
+def advance(rep: Replay, record: Record, index: int) -> tuple[Action, Outcome]:
+    """Judge record number `index` of the log against the position and apply it; raises
+    the error of the rule it breaks. The caller checks hashes and signatures."""
+    if record.type == "ruling":
+        from corr import rulings
+
+        return Action(record.seq, record.type, record.by, None, record.target), rulings.apply(rep, record, index)
+    move = parse(record.move) if record.move is not None else None
+    action = Action(record.seq, record.type, record.by, move, record.target)
+    if rep.forfeit is not None and record.type != "comment":
+        raise IllegalMove("", f"the game is over: {rep.forfeit} lost {rep.forfeit_cause}")
+    if record.type in CLOCK_TYPES:
+        clock_record(rep, rep.state, action, record.at, record.note, rep.standing(index))
+    return action, apply(rep.game, rep.state, action)
 
 
 def signing_keys(header: Header) -> dict[str, str]:
@@ -179,21 +206,18 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
             except CorruptLog as err:
                 raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
         try:
-            move = parse(record.move) if record.move is not None else None
-            action = Action(record.seq, record.type, record.by, move, record.target)
-            if result.forfeit is not None and record.type != "comment":
-                raise IllegalMove("", f"the game is over: {result.forfeit} lost on time")
-            if record.type in CLOCK_TYPES:
-                clock_record(result, state, action, record.at, record.note, log.records[:index])
-            outcome = apply(game, state, action)
+            action, outcome = advance(result, record, index)
         except NotationError as err:
             raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
+        except CorruptLog as err:  # a ruling's signature
+            raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
         except CorrError as err:
             raise CorruptLog(
                 f"{log.path}: seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",
                 seq=record.seq,
                 kind="illegal",
             ) from None
+        state = result.state  # a ruling that voids a record rebuilds the position
         key = state_key(state)
         if result.forfeit is not None:
             key += b"|forfeit:" + result.forfeit.encode()
@@ -295,7 +319,7 @@ def extend(
     game = current.game
     seat = by or current.to_move()
     if current.forfeit is not None and record_type != "comment":
-        raise IllegalMove("", f"the game is over: {current.forfeit} lost on time")
+        raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")
     if seat is None:
         raise IllegalMove("", "the game is over")
     keys = signing_keys(current.header)
@@ -308,7 +332,7 @@ def extend(
     steps: list[Step] = []
     action = Action(seq, record_type, seat, move, target)
     if record_type in CLOCK_TYPES:
-        clock_record(current, trial, action, stamp, note, current.log.records)
+        clock_record(current, trial, action, stamp, note, current.standing())
     while True:
         outcome = apply(game, trial, action)
         record = Record(

@@ -11,6 +11,8 @@ def step_text(step: Step) -> str:
     what = record.move if record.type == "move" else record.type
     if record.type == "challenge" and record.target:
         what = f"challenge of {record.target}"
+    elif record.type == "ruling":
+        what = f"ruling on {record.target}: {record.move} ({record.note})"
     notes = []
     if outcome.conquered:
         notes.append("conquers " + ",".join(map(str, outcome.conquered)))
@@ -18,6 +20,8 @@ def step_text(step: Step) -> str:
         notes.append("misses " + ",".join(map(str, outcome.missed)))
     if outcome.verdict:
         notes.append(outcome.verdict)
+    if step.voided:
+        notes.append("void")
     tail = f"  {{{'; '.join(notes)}}}" if notes else ""
     return f"{record.seq:>3}. {record.by}  {what}{tail}"
 

@@ -7,7 +7,10 @@ followed. Read-only: nothing here changes the log or the engine.
   placement is "legal": a verified log holds no refused record);
 - "upheld" / "rejected": it was challenged, with that verdict;
 - "stood": an illegal placement that was not challenged before the next move (4.1);
-- "open": an illegal placement with no move after it yet: it can still be challenged.
+- "open": an illegal placement with no move after it yet: it can still be challenged;
+- "voided": set aside by a ruling; "upheld" also when a ruling upheld a challenge.
+
+`rulings` lists every ruling on the record, in order (a later one may void an earlier).
 """
 
 from __future__ import annotations
@@ -76,7 +79,17 @@ def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
     illegal = _recheck(before, step) if placement else None
     challenged = _challenge_of(rep, seq) if record.type == "move" else None
     later_move = any(r.type == "move" for r in records[seq:])
-    if challenged is not None and challenged["in_time"] and challenged["verdict"]:
+    rulings = [
+        {"seq": s.record.seq, "by": s.record.by, "at": s.record.at, "decision": s.record.move,
+         "reason": s.record.note, "void": s.voided, "events": list(s.outcome.events)}
+        for s in rep.steps[seq:] if s.record.type == "ruling" and s.record.target == seq
+    ]
+    standing = [r["decision"] for r in rulings if not r["void"]]
+    if seq in rep.voided:
+        outcome = "voided"
+    elif "uphold" in standing:
+        outcome = "upheld"
+    elif challenged is not None and challenged["in_time"] and challenged["verdict"]:
         outcome = challenged["verdict"]
     elif illegal is not None:
         outcome = "stood" if later_move else "open"
@@ -94,6 +107,7 @@ def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
         "legal": illegal is None,
         "broken": _broken(illegal),
         "challenged": challenged,
+        "rulings": rulings,
         "outcome": outcome,
         "verdict": step.outcome.verdict,
         "events": list(step.outcome.events),
@@ -110,6 +124,7 @@ OUTCOME_TEXT = {
     "rejected": "challenge rejected: the move kept the rules",
     "stood": "illegal, but not challenged before the next move: it stands for good (combat 4.1)",
     "open": "illegal, not challenged yet: it can be challenged until the next move is recorded",
+    "voided": "void by a ruling: the game goes on as if it had never been recorded",
 }
 
 

@@ -18,7 +18,10 @@ Thinking time: a seat's turn starts at the `at` of the previous record (the head
 `created` for the first) and ends at the `at` of the record the seat makes on it.
 Comments and draw offers are talk, not turns: they neither start nor end a turn, so a
 comment never resets anyone's clock. A `vacation` record (note = whole days) stops its
-seat's clock for that many days from its `at`.
+seat's clock for that many days from its `at`. Rulings are not turns either; one that
+adjusts a clock (`adjust-clock A=+2`) gives the seat that much more time from where it
+stands in the log: on the current turn (per-move), in the current block (period) or in
+the bank.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ THEIR_TYPES = frozenset({"move", "challenge", "pass", "vacation"})
 #: Of those, the ones that count as a move (period blocks, bank increments).
 MOVE_TYPES = frozenset({"move", "challenge", "pass"})
 #: Records that are talk, not play: they do not start or end a turn.
-TALK_TYPES = frozenset({"comment", "draw-offer"})
+TALK_TYPES = frozenset({"comment", "draw-offer", "ruling"})
 
 _REQUIRED = {"per-move": ("days",), "period": ("moves", "days"), "bank": ("days", "increment", "cap")}
 _OPTIONAL = ("remind_hours", "vacation_days")
@@ -194,11 +197,14 @@ def _thinking(start: datetime, end: datetime, windows: list[tuple[datetime, date
 
 
 def _turns(header: Any, records: list[Any]) -> list[tuple[Any, datetime, datetime]]:
-    """Each play record with the start and end of the turn it ended."""
+    """Each play record with the start and end of the turn it ended, and each clock
+    adjustment (a ruling) in its place, with no time of its own."""
     start = _time(header.created)
     turns = []
     for record in records:
         if record.type in TALK_TYPES:
+            if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
+                turns.append((record, start, start))
             continue
         at = _time(record.at)
         turns.append((record, start, at))
@@ -241,6 +247,15 @@ def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) 
         turn = 0  # per-move: thinking time of this turn before a vacation record
         bank = tc["days"] * DAY if tc["kind"] == "bank" else 0
         for record, start, end in turns:
+            if record.type == "ruling":
+                from corr.rulings import clock_adjustment
+
+                whom, days = clock_adjustment(record)  # type: ignore[misc]
+                if whom == seat:
+                    turn -= days * DAY
+                    block -= days * DAY
+                    bank += days * DAY
+                continue
             if record.by != seat or record.type not in THEIR_TYPES:
                 continue
             spent = _thinking(start, end, windows)

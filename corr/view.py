@@ -77,6 +77,7 @@ def position(rep: Replay) -> dict[str, Any]:
         "to_move": rep.to_move(),
         "over": result.over,
         "winners": list(result.winners),
+        "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None,
         "scores": result.scores,
         "board": "".join(str(d) if d else "." for d in board),
         "seats": [{"seat": s.seat, "name": s.name, "short": short_name(s.name)} for s in header.seats],

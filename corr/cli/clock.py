@@ -29,7 +29,7 @@ def clock_report(rep: Any, now: Any) -> dict[str, Any]:
     from corr import clock, timecontrol
 
     header = rep.header
-    records = rep.log.records
+    records = rep.standing()
     to_move = _to_move(rep)
     tc = header.time_control
     return {
@@ -136,7 +136,7 @@ def vacation(
         # Refuse early with the reason; the engine checks again under the log's lock.
         rep = engine.load(file)
         timecontrol.check_vacation(
-            rep.header, rep.log.records, by.upper(), days, clock.now(), to_move=_to_move(rep)
+            rep.header, rep.standing(), by.upper(), days, clock.now(), to_move=_to_move(rep)
         )
     rep, records = engine.act(file, "vacation", by=by.upper() if by else None, note=str(days), key=sign)
     record = records[0]

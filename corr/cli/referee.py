@@ -4,16 +4,17 @@ for two players' diverging copies of one game."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, out
 
 referee_app = typer.Typer(
-    help="A referee's tools: examine any record of a game.\n\n"
+    help="A referee's tools: examine any record of a game, and rule on it.\n\n"
     "\b\nExample:\n"
-    "  corr referee examine game.corr 10 --format html > ruling.html",
+    "  corr referee examine game.corr 10 --format html > report.html\n"
+    "  corr referee rule game.corr --seq 10 --uphold --reason 'challenge mailed in time' --sign rita.key",
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -21,9 +22,11 @@ referee_app = typer.Typer(
 app.add_typer(
     referee_app,
     name="referee",
-    help="A referee's tools: examine any record (position before, rule, cells, challenge).\n\n"
+    help="A referee's tools: examine any record (position before, rule, cells, challenge); "
+    "append signed rulings.\n\n"
     "\b\nExample:\n"
-    "  corr referee examine game.corr 10",
+    "  corr referee examine game.corr 10\n"
+    "  corr referee rule game.corr --seq 10 --void --reason 'entered by mistake' --sign rita.key",
 )
 
 
@@ -51,6 +54,62 @@ def examine(
 
     check_format(fmt, referee.FORMATS)
     out(referee.render(referee.examine(store.read(file), seq), fmt))
+
+
+@referee_app.command("rule")
+def rule(
+    file: LogFile,
+    seq: Annotated[int, typer.Option("--seq", metavar="N", help="The record ruled on.", show_default=False)],
+    reason: Annotated[str, typer.Option("--reason", metavar="TEXT", help="Why: every player reads it.",
+                                        show_default=False)],
+    sign: Annotated[Path, typer.Option("--sign", metavar="KEY", help="The referee's (or host's) private key.",
+                                       show_default=False)],
+    uphold: Annotated[bool, typer.Option("--uphold", help="Uphold a challenge of move N the log could not take.")] = False,
+    reject: Annotated[bool, typer.Option("--reject", help="Dismiss the dispute: record N stands.")] = False,
+    void: Annotated[bool, typer.Option("--void", help="Go on as if record N had never been made.")] = False,
+    forfeit: Annotated[Optional[str], typer.Option("--forfeit", metavar="SEAT", help="SEAT loses the game.")] = None,
+    adjust_clock: Annotated[
+        Optional[str], typer.Option("--adjust-clock", metavar="SEAT=±DAYS", help="Give or take days, e.g. B=+3.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after: text, html, json or none.")]
+    = "text",
+) -> None:
+    """Append a signed ruling on record N; replay, show, audit and every later move
+    honour it, and the records before it stay as they are.
+
+    Exactly one decision: --uphold (move N broke the rule and a challenge the log
+    could not take is upheld now: the as-written penalty, the seat after the offender
+    being the challenger), --reject (the dispute is dismissed), --void (the game goes on
+    as if N had never been recorded; every later record must still hold), --forfeit SEAT
+    or --adjust-clock SEAT=±DAYS. Only the key of the referee or host named in the
+    header can rule; anyone else's is refused and nothing is written.
+
+    \b
+    Example:
+      corr referee rule game.corr --seq 12 --uphold --reason "B's challenge was mailed before seq 13" --sign rita.key
+      corr referee rule game.corr --seq 20 --void --reason "timeout claimed during a mail outage" --sign rita.key
+      corr referee rule game.corr --seq 20 --adjust-clock A=+2 --reason "mail outage" --sign rita.key
+    """
+    from corr import rulings
+    from corr.cli.play import _after
+    from corr.errors import UsageError
+
+    check_format(fmt, ("text", "html", "json", "none"))
+    chosen = [str(d) for d, on in (("uphold", uphold), ("reject", reject), ("void", void)) if on]
+    if forfeit is not None:
+        chosen.append(f"forfeit {forfeit.strip().upper()}")
+    if adjust_clock is not None:
+        seat, _, days = adjust_clock.partition("=")
+        days = days.strip()
+        if days[:1] not in ("+", "-"):
+            days = "+" + days
+        chosen.append(f"adjust-clock {seat.strip().upper()}={days}")
+    if len(chosen) != 1:
+        raise UsageError("give exactly one of --uphold, --reject, --void, --forfeit SEAT, --adjust-clock SEAT=±DAYS")
+    rep, record = rulings.rule(file, seq, rulings.parse_decision(chosen[0]), reason, sign)
+    for event in rep.steps[-1].outcome.events:
+        typer.echo(event, err=True)
+    _after(rep, fmt)
 
 
 @app.command()

@@ -197,7 +197,7 @@ def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: d
     to_move = rep.to_move()
     if to_move is None or rep.header.time_control is None:
         return False
-    clock = timecontrol.clocks(rep.header, rep.log.records, to_move, now).get(to_move)
+    clock = timecontrol.clocks(rep.header, rep.standing(), to_move, now).get(to_move)
     if not clock or not clock["remind"]:
         return False
     done = state.get("reminded") or {}

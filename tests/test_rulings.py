@@ -1,0 +1,363 @@
+"""`corr referee rule` (DESIGN 5): signed rulings by the referee or host named in the
+header, honoured by replay, show, audit and every later move; the records before a
+ruling stay byte for byte as they were."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from freezegun import freeze_time
+
+from corr import engine, rulings, timecontrol
+from corr.errors import UsageError
+from corr.log import store
+
+DAY = 86400
+
+
+@pytest.fixture
+def keys(tmp_path: Path, corr) -> Path:
+    """Key pairs for the referee (rita), the host and a player (anna)."""
+    for name in ("rita", "host", "anna"):
+        assert corr("key", "new", "--out", tmp_path / name).code == 0
+    return tmp_path
+
+
+def refereed(corr, keys: Path, *moves: str, options: tuple[str, ...] = (), time: str | None = None,
+             host: bool = False) -> Path:
+    path = keys / "game.corr"
+    args = ["new", "combat", path, "-p", "Anna", "-p", "Ben", "--referee", "Rita <rita@example.org>",
+            "--referee-key", keys / "rita.pub", "-f", "none"]
+    for opt in options:
+        args += ["-o", opt]
+    if time:
+        args += ["--time", time]
+    if host:
+        args += ["--host", "corr host <host@example.org>", "--host-key", keys / "host.pub"]
+    r = corr(*args)
+    assert r.code == 0, r.err
+    for move in moves:
+        r = corr("move", path, move, "-f", "none")
+        assert r.code == 0, f"{move}: {r.err}"
+    return path
+
+
+def rule(corr, path: Path, seq: int, *decision: str, key: Path, reason: str = "the referee's reason"):
+    return corr("referee", "rule", path, "--seq", str(seq), *decision, "--reason", reason, "--sign", key,
+                "-f", "json")
+
+
+def show(corr, path: Path) -> dict:
+    r = corr("show", path, "--format", "json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def refused(corr, path: Path, *args, words: tuple[str, ...], code: int = 1) -> None:
+    before = path.read_bytes()
+    r = corr(*args)
+    assert r.code == code, r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+    for w in words:
+        assert w in r.err, r.err
+    assert path.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------------
+# who may rule
+
+
+def test_header_names_the_referee_with_address_and_key(corr, keys: Path) -> None:
+    path = refereed(corr, keys)
+    header = json.loads(path.read_bytes().splitlines()[0])
+    assert header["referee"] == {"name": "Rita", "email": "rita@example.org",
+                                 "key": (keys / "rita.pub").read_text().strip()}
+    assert "host" not in header
+
+
+def test_referee_needs_a_key_and_a_name(corr, keys: Path) -> None:
+    path = keys / "g.corr"
+    r = corr("new", "combat", path, "-p", "A", "-p", "B", "--referee", "Rita")
+    assert r.code == 1 and "--referee-key" in r.err and not path.exists()
+    r = corr("new", "combat", path, "-p", "A", "-p", "B", "--referee-key", keys / "rita.pub")
+    assert r.code == 1 and "--referee NAME" in r.err and not path.exists()
+    r = corr("new", "combat", path, "-p", "A", "-p", "B", "--referee", "Rita", "--referee-key", keys / "rita.key")
+    assert r.code == 1 and "not a corr public key" in r.err and not path.exists()
+
+
+def test_a_ruling_by_anyone_else_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--void", "--reason", "x", "--sign", keys / "anna.key",
+            words=("anna.key", "not the key of this game's referee", "only they can rule"))
+
+
+def test_a_game_without_referee_or_host_has_nobody_to_rule(corr, keys: Path, game_file) -> None:
+    path = game_file("2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--void", "--reason", "x", "--sign", keys / "rita.key",
+            words=("names no referee or host",))
+
+
+def test_the_host_may_rule_too(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", host=True)
+    r = rule(corr, path, 1, "--void", key=keys / "host.key")
+    assert r.code == 0, r.err
+    last = json.loads(path.read_bytes().splitlines()[-1])
+    assert (last["type"], last["by"], last["target"], last["move"]) == ("ruling", "host", 1, "void")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--void", "--reject"), ("exactly one of",)),
+        ((), ("exactly one of",)),
+        (("--forfeit", "Z"), ("not a ruling",)),
+        (("--adjust-clock", "A=0"), ("changes nothing",)),
+        (("--adjust-clock", "A=two"), ("not a ruling",)),
+    ],
+)
+def test_malformed_rulings_are_refused(corr, keys: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", *args, "--reason", "x", "--sign", keys / "rita.key",
+            words=words)
+
+
+def test_a_ruling_needs_a_reason_and_a_record(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--void", "--reason", "  ", "--sign",
+            keys / "rita.key", words=("reason",))
+    refused(corr, path, "referee", "rule", path, "--seq", "5", "--void", "--reason", "x", "--sign",
+            keys / "rita.key", words=("seq 5 is outside the log",))
+
+
+# ---------------------------------------------------------------------------------
+# void
+
+
+def test_void_the_last_move_gives_the_turn_back_and_keeps_the_record(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    before = path.read_bytes()
+    r = rule(corr, path, 2, "--void", reason="B typed the wrong place", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    assert path.read_bytes().startswith(before)  # the records stay; the ruling is appended
+    p = json.loads(r.out)
+    assert p["to_move"] == "B" and p["board"][1] == "."
+    assert show(corr, path)["board"] == p["board"]
+    assert corr("move", path, "3 (1,3)", "-f", "none").code == 0  # B moves again, now legal there
+    log = corr("log", path).out
+    assert "2. B  3 (1,2)  {void}" in log and "ruling on 2: void (B typed the wrong place)" in log
+    audit = json.loads(corr("audit", path, "--json").out)
+    assert audit["intact"] is True
+    kinds = [(f["seq"], f["kind"]) for f in audit["findings"]]
+    assert (2, "void") in kinds and (3, "ruling") in kinds
+
+
+def test_void_that_would_break_a_later_record_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)", "4 (1,3)")
+    # without seq 1, B's seq 2 would be out of turn (combat 1.3)
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--void", "--reason", "x", "--sign",
+            keys / "rita.key", words=("voiding seq 1 leaves seq 2", "combat 1.3"))
+
+
+def test_void_of_a_void_ruling_restores_the_record(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    assert rule(corr, path, 2, "--void", key=keys / "rita.key").code == 0
+    assert show(corr, path)["board"][1] == "."
+    assert rule(corr, path, 3, "--void", reason="ruled in error", key=keys / "rita.key").code == 0
+    p = show(corr, path)
+    assert p["board"][1] == "3" and p["to_move"] == "A"
+    refused(corr, path, "referee", "rule", path, "--seq", "2", "--uphold", "--reason", "x", "--sign",
+            keys / "rita.key", words=("no challenges",))
+
+
+def test_void_twice_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    assert rule(corr, path, 2, "--void", key=keys / "rita.key").code == 0
+    refused(corr, path, "referee", "rule", path, "--seq", "2", "--void", "--reason", "x", "--sign",
+            keys / "rita.key", words=("seq 2 is void already",))
+
+
+# ---------------------------------------------------------------------------------
+# uphold and reject (combat 4.1, as-written)
+
+
+def test_combat_4_1_uphold_a_challenge_the_log_could_not_take(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "1 (1,1)", "2 (3,1)", options=("mode=as-written",))
+    late = corr("challenge", path, "--by", "B", "--seq", "1", "-f", "none")
+    assert late.code == 1 and "too late" in late.err
+    r = rule(corr, path, 1, "--uphold", reason="B's challenge was mailed before seq 2", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    assert "ruling upholds a challenge of seq 1 (combat 2.2)" in r.err
+    assert "B places two tiles on their next turn" in r.err
+    p = json.loads(r.out)
+    assert p["board"][0] == "." and p["to_move"] == "A"
+    assert corr("move", path, "3 (2,1)", "-f", "none").code == 0
+    assert show(corr, path)["tiles_this_turn"] == 2  # B, the challenger
+    report = json.loads(corr("referee", "examine", path, "1", "--format", "json").out)
+    assert report["outcome"] == "upheld"
+    assert report["rulings"][0]["decision"] == "uphold" and report["rulings"][0]["reason"].startswith("B's")
+    audit = json.loads(corr("audit", path, "--json").out)
+    illegal = [f for f in audit["findings"] if f["kind"] == "illegal-unchallenged"]
+    assert illegal and illegal[0]["seq"] == 1 and illegal[0]["ruling"] == 3
+
+
+def test_combat_4_1_uphold_of_a_legal_move_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "1 (1,1)", "2 (3,1)", options=("mode=as-written",))
+    refused(corr, path, "referee", "rule", path, "--seq", "2", "--uphold", "--reason", "x", "--sign",
+            keys / "rita.key", words=("combat 4.1", "kept the Sudoku rule"))
+
+
+def test_uphold_in_a_strict_game_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--uphold", "--reason", "x", "--sign",
+            keys / "rita.key", words=("no challenges",))
+
+
+def test_combat_4_1_uphold_of_a_tile_already_taken_back_is_refused(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "1 (1,1)", options=("mode=as-written",))
+    assert corr("challenge", path, "--by", "B", "-f", "none").code == 0
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--uphold", "--reason", "x", "--sign",
+            keys / "rita.key", words=("no longer on the board",))
+
+
+def test_reject_dismisses_the_dispute_and_changes_nothing(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "1 (1,1)", "2 (3,1)", options=("mode=as-written",))
+    board = show(corr, path)["board"]
+    r = rule(corr, path, 1, "--reject", reason="the challenge came after seq 2", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["board"] == board
+    report = json.loads(corr("referee", "examine", path, "1", "--format", "json").out)
+    assert report["outcome"] == "stood" and report["rulings"][0]["decision"] == "reject"
+    text = corr("referee", "examine", path, "1").out
+    assert "ruling:     seq 3 by the referee" in text and "because: the challenge came after seq 2" in text
+
+
+# ---------------------------------------------------------------------------------
+# forfeit and clocks
+
+
+def test_forfeit_ends_the_game_and_can_itself_be_voided(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    r = rule(corr, path, 2, "--forfeit", "B", reason="B abandoned the game", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    p = json.loads(r.out)
+    assert p["over"] is True and p["winners"] == ["A"] and p["forfeit"] == {"seat": "B", "cause": "by a ruling"}
+    text = corr("show", path).out
+    assert "B Ben lost by a ruling" in text and "last:   3. referee ruling on 2: forfeit B" in text
+    refused(corr, path, "move", path, "4 (1,3)", words=("game is over", "B lost by a ruling"))
+    assert rule(corr, path, 3, "--void", reason="B was in hospital", key=keys / "rita.key").code == 0
+    p = show(corr, path)
+    assert p["over"] is False and p["forfeit"] is None and p["to_move"] == "A"
+
+
+def test_void_a_timeout_and_adjust_the_clock(corr, keys: Path) -> None:
+    with freeze_time("2026-03-01T12:00:00Z") as frozen:
+        path = refereed(corr, keys, time="per-move:2")
+        frozen.move_to("2026-03-01T13:00:00Z")
+        assert corr("move", path, "2 (1,1)", "-f", "none").code == 0
+        frozen.move_to("2026-03-04T13:00:00Z")  # B is a day over
+        assert corr("claim-timeout", path, "--by", "A").code == 0
+        assert show(corr, path)["winners"] == ["A"]
+        assert rule(corr, path, 2, "--void", reason="the mail server lost B's move",
+                    key=keys / "rita.key").code == 0
+        assert show(corr, path)["to_move"] == "B"
+        clock = json.loads(corr("clock", path, "--json").out)
+        assert clock["overdue"] == "B"
+        r = rule(corr, path, 3, "--adjust-clock", "B=+3", reason="three days for the outage", key=keys / "rita.key")
+        assert r.code == 0, r.err
+        assert "B's clock gains 3 days" in r.err
+        clock = json.loads(corr("clock", path, "--json").out)
+        assert clock["overdue"] is None and clock["seats"]["B"]["deadline"] == "2026-03-06T13:00:00Z"
+        refused(corr, path, "claim-timeout", path, "--by", "A", words=("no timeout is due",))
+        frozen.move_to("2026-03-05T13:00:00Z")
+        assert corr("move", path, "3 (1,2)", "-f", "none").code == 0
+        audit = json.loads(corr("audit", path, "--json").out)
+        assert audit["intact"] is True
+        kinds = {f["kind"] for f in audit["findings"]}
+        assert {"timeout", "void", "ruling"} <= kinds and "late" not in kinds
+
+
+def test_adjust_clock_needs_a_time_control(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--adjust-clock", "A=+1", "--reason", "x",
+            "--sign", keys / "rita.key", words=("no time control",))
+
+
+def test_adjustments_per_kind_of_time_control() -> None:
+    class R:
+        def __init__(self, seq: int, type_: str, by: str, at: str, move: str | None = None) -> None:
+            self.seq, self.type, self.by, self.at, self.move, self.note = seq, type_, by, at, move, None
+
+    class H:
+        created = "2026-03-01T00:00:00Z"
+        seats = [type("S", (), {"seat": s}) for s in "AB"]
+
+        def __init__(self, tc: dict) -> None:
+            self.time_control = tc
+
+    from datetime import datetime, timezone
+
+    now = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    plus = R(2, "ruling", "referee", "2026-03-01T12:00:00Z", "adjust-clock B=+2")
+    minus = R(3, "ruling", "referee", "2026-03-01T12:00:00Z", "adjust-clock B=-1")
+    move = R(1, "move", "A", "2026-03-01T00:00:00Z")
+    for tc, base in (({"kind": "per-move", "days": 3}, 3 * DAY), ({"kind": "period", "moves": 5, "days": 10}, 10 * DAY),
+                     ({"kind": "bank", "days": 4, "increment": 1, "cap": 30}, 4 * DAY)):
+        header = H(tc)
+        plain = timecontrol.clocks(header, [move], "B", now)["B"]["left"]
+        assert plain == base - DAY
+        assert timecontrol.clocks(header, [move, plus], "B", now)["B"]["left"] == plain + 2 * DAY
+        assert timecontrol.clocks(header, [move, plus, minus], "B", now)["B"]["left"] == plain + DAY
+        assert timecontrol.clocks(header, [move, plus], "B", now)["A"]["left"] == timecontrol.clocks(
+            header, [move], "B", now)["A"]["left"]
+
+
+# ---------------------------------------------------------------------------------
+# forged and foreign rulings
+
+
+def test_an_edited_ruling_makes_the_log_corrupt(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    assert rule(corr, path, 2, "--reject", reason="no case", key=keys / "rita.key").code == 0
+    lines = path.read_bytes().splitlines()
+    forged = json.loads(lines[-1])
+    forged["move"] = "forfeit A"
+    path.write_bytes(b"\n".join([*lines[:-1], json.dumps(forged, separators=(",", ":")).encode()]) + b"\n")
+    r = corr("audit", path)
+    assert r.code == 2 and "signature is not referee's" in r.out + r.err
+
+
+def test_a_ruling_signed_by_a_player_is_forged(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)")
+    log = store.read(path)
+    from corr.identity import load_private, sign
+    from corr.log.lines import Record
+
+    current = engine.replay(log)
+    record = Record(seq=2, type="ruling", by="referee", at="2026-01-01T00:00:00Z", prev=log.tail_hash,
+                    state=engine.state_hash(current.game, current.state, "B"), move="forfeit B", target=1,
+                    note="forged")
+    record = sign(load_private(keys / "anna.key"), log.header.id, record)
+    with store.writing(path) as writer:
+        writer.append([record])
+    r = corr("show", path)
+    assert r.code == 2 and "seq 2" in r.err
+
+
+def test_a_ruling_travels_to_the_other_copy(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    copy = keys / "ben.corr"
+    copy.write_bytes(path.read_bytes())
+    assert rule(corr, path, 2, "--void", key=keys / "rita.key").code == 0
+    raws = path.read_bytes().splitlines()[1:]
+    rep, new = engine.accept(copy, raws)
+    assert [r.type for r in new] == ["ruling"] and rep.voided == {2}
+    assert copy.read_bytes() == path.read_bytes()
+
+
+def test_parse_decision_round_trips() -> None:
+    for text in ("uphold", "reject", "void", "forfeit C", "adjust-clock A=+2", "adjust-clock B=-10"):
+        assert str(rulings.parse_decision(text)) == text
+    with pytest.raises(UsageError):
+        rulings.parse_decision("adjust-clock A=2")
