@@ -206,7 +206,11 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
             except CorruptLog as err:
                 raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
         try:
-            action, outcome = advance(result, record, index)
+            if record.type == "move" and result.forfeit is None:  # most records: advance() inlined
+                action = Action(record.seq, "move", record.by, parse(record.move) if record.move else None)
+                outcome = apply(game, state, action)
+            else:
+                action, outcome = advance(result, record, index)
         except NotationError as err:
             raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
         except CorruptLog as err:  # a ruling's signature
