@@ -85,7 +85,8 @@ def audit(path: Path | str) -> dict[str, Any]:
     report.update(
         seq=rep.seq,
         conquests=conquests,
-        result={"over": result.over, "winners": list(result.winners), "scores": result.scores},
+        result={"over": result.over, "winners": list(result.winners), "scores": result.scores,
+                "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
     return report
 
@@ -133,12 +134,15 @@ def summary(report: dict[str, Any]) -> str:
         lines.append(f"  seq {c['seq']}: {c['by']} {c['move']} conquers field {','.join(map(str, c['fields']))}")
     for f in report["findings"]:
         where = f"seq {f['seq']}" if f["seq"] is not None else "log"
-        lines.append(f"  {f['kind']} at {where}: {f['detail']}")
+        ruled = f" (ruled on at seq {f['ruling']})" if f.get("ruling") else ""
+        lines.append(f"  {f['kind']} at {where}: {f['detail']}{ruled}")
     if "result" in report:
         r = report["result"]
         scores = ", ".join(f"{s} {n}" for s, n in r["scores"].items())
         if r["over"]:
             verdict = f"{r['winners'][0]} wins" if len(r["winners"]) == 1 else f"draw: {', '.join(r['winners'])}"
+            if r.get("forfeit"):
+                verdict += f", {r['forfeit']['seat']} lost {r['forfeit']['cause']}"
             lines.append(f"result: {verdict} ({scores})")
         else:
             lines.append(f"in progress ({scores})")
