@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from corr.engine import Replay, Step
+from corr.log.lines import Record
+
+
+def what(record: Record) -> str:
+    """A record in a few words: `7 (3,4) !`, `challenge of 9`, `ruling on 9: void`."""
+    if record.type == "move" and record.move:
+        return record.move
+    if record.type == "challenge" and record.target:
+        return f"challenge of {record.target}"
+    if record.type == "ruling":
+        return f"ruling on {record.target}: {record.move}"
+    return record.type
 
 
 def step_text(step: Step) -> str:
     """`12. A  7 (3,4) !  conquers 3` - one record with what it did."""
     record, outcome = step.record, step.outcome
-    what = record.move if record.type == "move" else record.type
-    if record.type == "challenge" and record.target:
-        what = f"challenge of {record.target}"
-    elif record.type == "ruling":
-        what = f"ruling on {record.target}: {record.move} ({record.note})"
+    what_ = what(record) + (f" ({record.note})" if record.type == "ruling" else "")
     notes = []
     if outcome.conquered:
         notes.append("conquers " + ",".join(map(str, outcome.conquered)))
@@ -23,7 +31,7 @@ def step_text(step: Step) -> str:
     if step.voided:
         notes.append("void")
     tail = f"  {{{'; '.join(notes)}}}" if notes else ""
-    return f"{record.seq:>3}. {record.by}  {what}{tail}"
+    return f"{record.seq:>3}. {record.by}  {what_}{tail}"
 
 
 def game_text(rep: Replay) -> str:

@@ -274,3 +274,35 @@ def test_the_loop_stops_cleanly_on_a_signal(hosted, corr, sig):  # type: ignore[
     assert proc.returncode == 0, err
     assert f"stopped by {sig.name}" in out and err == ""
     assert out.count("mailed seat") == 3  # idle passes mail nobody again
+
+
+def test_host_takes_a_referees_ruling_and_mails_it_to_every_seat(hosted, corr, tmp_path):  # type: ignore[no-untyped-def]
+    assert corr("key", "new", "--out", tmp_path / "rita").code == 0
+    path = hosted.games / "game.corr"
+    args: list = ["new", "combat", path, "--referee", "Rita <rita@example.org>", "--referee-key", tmp_path / "rita.pub"]
+    for p in PLAYERS:
+        args += ["-p", p]
+    assert corr(*args, "--format", "none").code == 0
+    for move in ("2 (1,1)", "3 (1,2)"):
+        assert corr("move", path, move, "--format", "none").code == 0
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    # The referee rules on her own copy and mails the log to the host.
+    rita = tmp_path / "rita.corr"
+    rita.write_bytes(path.read_bytes())
+    r = corr("referee", "rule", rita, "--seq", "2", "--void", "--reason", "B's move was sent twice",
+             "--sign", tmp_path / "rita.key", "--format", "none")
+    assert r.code == 0, r.err
+    assert corr("mail", "compose", rita, "--to", "A", "--out", tmp_path / "ruling.eml").code == 0
+    msg = parse((tmp_path / "ruling.eml").read_bytes())
+    msg.replace_header("To", HOST)
+    msg.replace_header("From", "Rita <rita@example.org>")
+    drop(hosted.maildir, msg)
+    r = hosted.run()
+    assert r.code == 0, r.err
+    assert "took seq 3" in r.out
+    assert path.read_bytes() == rita.read_bytes()
+    game_id = engine.load(path).header.id
+    got = hosted.inbox.take()
+    assert sorted(rcpt[0] for rcpt, _ in got) == sorted(EMAILS.values())
+    assert all(m["Subject"] == f"[corr {game_id}] 3. ruling on 2: void" for _, m in got)

@@ -59,11 +59,10 @@ def subject(rep: Any) -> str:
     """`[corr <id>] <seq>. <move>`, naming the last record (`0. new game` before any)."""
     if not rep.steps:
         return f"[corr {rep.header.id}] 0. new game"
+    from corr.record_text import what
+
     record = rep.steps[-1].record
-    what = record.move if record.type == "move" and record.move else record.type
-    if record.type == "challenge" and record.target:
-        what = f"challenge of {record.target}"
-    return f"[corr {rep.header.id}] {record.seq}. {what}"
+    return f"[corr {rep.header.id}] {record.seq}. {what(record)}"
 
 
 def plain_body(rep: Any, since_seq: int | None = None) -> str:
