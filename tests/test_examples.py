@@ -42,3 +42,27 @@ def test_as_written_example_has_a_rejected_and_an_upheld_challenge() -> None:
 def test_auto_example_credits_conquests_without_claim_marks() -> None:
     r = report("combat-auto-3p.corr")
     assert any("!" not in c["move"] for c in r["conquests"])
+
+
+def test_disputed_example_holds_the_referees_report_and_ruling(tmp_path: Path) -> None:
+    """The examine reports in examples/ are what corr said before the ruling; the log
+    after it honours the ruling."""
+    from corr import referee
+    from corr.log import store
+
+    path = EXAMPLES / "combat-disputed.corr"
+    lines = path.read_bytes().splitlines(keepends=True)
+    ruling = next(i for i, line in enumerate(lines) if b'"type":"ruling"' in line)
+    before = tmp_path / "before-ruling.corr"
+    before.write_bytes(b"".join(lines[:ruling]))
+    report = referee.examine(store.read(before), 9)
+    assert report["outcome"] == "stood" and report["broken"][0]["rule"] == "combat 2.2"
+    for fmt, suffix in (("text", "txt"), ("html", "html")):
+        saved = (EXAMPLES / f"combat-disputed-examine.{suffix}").read_text()
+        assert referee.render(report, fmt) == saved
+    now = referee.examine(store.read(path), 9)
+    assert now["outcome"] == "upheld" and [r["decision"] for r in now["rulings"]] == ["uphold"]
+    r = audit(path)
+    rulings = [f for f in r["findings"] if f["kind"] == "ruling"]
+    assert [(f["seq"], f["target"], f["decision"]) for f in rulings] == [(ruling, 9, "uphold")]
+    assert r["intact"] and r["result"]["over"]

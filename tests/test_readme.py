@@ -88,10 +88,26 @@ def test_readme_time_control_section_runs(tmp_path: Path, corr, monkeypatch) -> 
             assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
 
 
-def test_readme_referee_examples_run(corr, monkeypatch) -> None:
-    monkeypatch.chdir(README.parent)
+def test_readme_referee_section_settles_a_dispute(tmp_path: Path, corr, monkeypatch) -> None:
+    import json
+    import shutil
+
+    shutil.copytree(README.parent / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
     for args in walkthrough("Referees"):
         if args[0] == "compare":
             continue  # needs two players' copies: tests/test_referee.py compares real ones
+        target = None
+        if ">" in args:
+            args, target = args[: args.index(">")], args[args.index(">") + 1]
         result = corr(*args)
+        if args[0] == "challenge":
+            assert result.code == 1 and "too late" in result.err
+            continue
         assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        if target is not None:
+            Path(target).write_text(result.out)
+    assert "<!DOCTYPE html>" in Path("report.html").read_text()
+    position = json.loads(corr("show", "dispute.corr", "--format", "json").out)
+    assert position["board"][0] == "." and position["to_move"] == "A"
+    assert "ruling" in Path("audit.html").read_text()

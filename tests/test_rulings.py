@@ -28,7 +28,7 @@ def keys(tmp_path: Path, corr) -> Path:
 def refereed(corr, keys: Path, *moves: str, options: tuple[str, ...] = (), time: str | None = None,
              host: bool = False) -> Path:
     path = keys / "game.corr"
-    args = ["new", "combat", path, "-p", "Anna", "-p", "Ben", "--referee", "Rita <rita@example.org>",
+    args = ["new", "combat", path, "-p", "Anna <anna@example.org>", "-p", "Ben", "--referee", "Rita <rita@example.org>",
             "--referee-key", keys / "rita.pub", "-f", "none"]
     for opt in options:
         args += ["-o", opt]
@@ -188,7 +188,7 @@ def test_combat_4_1_uphold_a_challenge_the_log_could_not_take(corr, keys: Path) 
     assert late.code == 1 and "too late" in late.err
     r = rule(corr, path, 1, "--uphold", reason="B's challenge was mailed before seq 2", key=keys / "rita.key")
     assert r.code == 0, r.err
-    assert "ruling upholds a challenge of seq 1 (combat 2.2)" in r.err
+    assert "referee rules on seq 1: uphold: challenge upheld (combat 2.2): 1 (1,1) goes back" in r.err
     assert "B places two tiles on their next turn" in r.err
     p = json.loads(r.out)
     assert p["board"][0] == "." and p["to_move"] == "A"
@@ -361,3 +361,23 @@ def test_parse_decision_round_trips() -> None:
         assert str(rulings.parse_decision(text)) == text
     with pytest.raises(UsageError):
         rulings.parse_decision("adjust-clock A=2")
+
+
+def test_a_ruling_reaches_a_player_by_mail(corr, keys: Path) -> None:
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    header = json.loads(path.read_bytes().splitlines()[0])
+    games = keys / "anna"
+    games.mkdir()
+    anna = games / f"{header['id']}.corr"
+    anna.write_bytes(path.read_bytes())
+    assert rule(corr, path, 2, "--void", reason="B typed the wrong place", key=keys / "rita.key").code == 0
+    r = corr("mail", "compose", path, "--to", "A", "--out", keys / "ruling.eml")
+    assert r.code == 0, r.err
+    message = (keys / "ruling.eml").read_text()
+    assert f"Subject: [corr {header['id']}] 3. ruling on 2: void" in message
+    r = corr("mail", "ingest", keys / "ruling.eml", "--games", games)
+    assert r.code == 0, r.err
+    assert anna.read_bytes() == path.read_bytes()
+    assert show(corr, anna)["to_move"] == "B"
+    again = corr("mail", "ingest", keys / "ruling.eml", "--games", games)
+    assert again.code == 0 and anna.read_bytes() == path.read_bytes()

@@ -96,5 +96,4 @@ class AsWritten:
         if state.last is not None and state.last.seq == window.seq:
             state.last = None
         done = self.take_back(state, window, challenger)
-        return Outcome(verdict="upheld", events=(f"ruling upholds a challenge of seq {window.seq} "
-                                                 f"({window.illegal.rule}): {done}",))
+        return Outcome(verdict="upheld", events=(f"challenge upheld ({window.illegal.rule}): {done}",))
