@@ -381,3 +381,68 @@ def test_a_ruling_reaches_a_player_by_mail(corr, keys: Path) -> None:
     assert show(corr, anna)["to_move"] == "B"
     again = corr("mail", "ingest", keys / "ruling.eml", "--games", games)
     assert again.code == 0 and anna.read_bytes() == path.read_bytes()
+
+
+def test_audit_reports_a_late_move_nobody_claimed(corr, keys: Path) -> None:
+    with freeze_time("2026-03-01T12:00:00Z") as frozen:
+        path = refereed(corr, keys, time="per-move:1")
+        frozen.move_to("2026-03-01T18:00:00Z")
+        assert corr("move", path, "2 (1,1)", "-f", "none").code == 0  # A in time
+        frozen.move_to("2026-03-03T06:00:00Z")  # B: 36 hours, 12 over
+        assert corr("move", path, "3 (1,2)", "-f", "none").code == 0
+    audit = json.loads(corr("audit", path, "--json").out)
+    late = [f for f in audit["findings"] if f["kind"] == "late"]
+    assert [(f["seq"], f["detail"].split(" after")[0]) for f in late] == [(2, "B moved 12.0 h")]
+    assert "2026-03-02T18:00:00Z" in late[0]["detail"]
+
+
+def test_the_as_written_mechanism_serves_any_game() -> None:
+    """aswritten.AsWritten owns the challenge window and its timing; a game adds only its
+    penalty. A toy game with the card game's rule (cards 4.1: the card is removed, the
+    turn scores nothing) uses it unchanged."""
+    from dataclasses import dataclass, field
+
+    from corr.errors import IllegalMove
+    from corr.games.aswritten import AsWritten
+    from corr.games.base import Action
+    from corr.notation import Placement
+
+    @dataclass
+    class Table:
+        cards: dict[int, int] = field(default_factory=dict)
+        scores: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+        last: object = None
+
+    class Cards(AsWritten):
+        challenge_rule = "cards 4.1"
+        move_word = "card"
+        opts = {"mode": "as-written"}
+        seats = ["A", "B"]
+
+        def lay(self, t: Table, seq: int, by: str, move: Placement, points: int, legal: bool) -> None:
+            t.cards[move.cell] = move.digit
+            t.scores[by] += points
+            broke = None if legal else IllegalMove("cards 2.1", "breaks the main rule")
+            self.open(t, Action(seq, "move", by, move), (points,), broke)
+
+        def take_back(self, t: Table, window, challenger: str) -> str:  # type: ignore[no-untyped-def]
+            del t.cards[window.move.cell]
+            t.scores[window.by] -= window.credited[0]
+            return "the card is removed and the turn scores nothing"
+
+    game, t = Cards(), Table()
+    game.lay(t, 1, "A", Placement(5, 0), 7, legal=True)
+    assert game.challenge(t, Action(2, "challenge", "B")).verdict == "rejected"
+    game.lay(t, 3, "B", Placement(5, 1), 9, legal=False)
+    with pytest.raises(IllegalMove, match="own card"):
+        game.challenge(t, Action(4, "challenge", "B"))
+    upheld = game.challenge(t, Action(4, "challenge", "A"))
+    assert upheld.verdict == "upheld" and "cards 2.1" in upheld.events[0]
+    assert t.cards == {0: 5} and t.scores == {"A": 7, "B": 0}
+    game.lay(t, 5, "A", Placement(6, 2), 3, legal=False)
+    game.lay(t, 6, "B", Placement(7, 3), 2, legal=True)
+    with pytest.raises(IllegalMove, match="cards 4.1.*too late to challenge seq 5"):
+        game.challenge(t, Action(7, "challenge", "B", target=5))
+    game.opts = {"mode": "strict"}
+    with pytest.raises(IllegalMove, match="strict games refuse illegal cards"):
+        game.challenge(t, Action(7, "challenge", "A"))
