@@ -446,3 +446,24 @@ def test_the_as_written_mechanism_serves_any_game() -> None:
     game.opts = {"mode": "strict"}
     with pytest.raises(IllegalMove, match="strict games refuse illegal cards"):
         game.challenge(t, Action(7, "challenge", "A"))
+
+
+def test_rulings_hold_in_sudoku_moyo_too(corr, keys: Path) -> None:
+    path = keys / "moyo.corr"
+    r = corr("new", "moyo", path, "-p", "Anna", "-p", "Ben", "-o", "puzzle=1", "--referee", "Rita",
+             "--referee-key", keys / "rita.pub", "-f", "none")
+    assert r.code == 0, r.err
+    for _ in range(2):
+        move = json.loads(corr("legal", path, "--json").out)["moves"][0]
+        assert corr("move", path, move, "-f", "none").code == 0
+    board = show(corr, path)["board"]
+    r = rule(corr, path, 2, "--void", reason="B's stone went to the wrong Shima", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    p = json.loads(r.out)
+    assert p["to_move"] == "B" and sum(c != "." for c in p["board"]) == sum(c != "." for c in board) - 1
+    refused(corr, path, "referee", "rule", path, "--seq", "1", "--uphold", "--reason", "x", "--sign",
+            keys / "rita.key", words=("Sudoku Moyo", "no challenges"))
+    assert rule(corr, path, 1, "--forfeit", "A", key=keys / "rita.key").code == 0
+    p = show(corr, path)
+    assert p["over"] and p["winners"] == ["B"]
+    assert json.loads(corr("audit", path, "--json").out)["intact"] is True
