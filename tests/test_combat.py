@@ -309,6 +309,27 @@ def test_combat_4_1_upheld_challenge_returns_the_tile_revokes_conquest_and_gives
     assert game.to_move(state) == "A"
 
 
+def test_combat_4_1_referee_uphold_after_the_next_move_revokes_the_conquest() -> None:
+    """A referee's uphold (corr referee rule --uphold) applies 4.1's penalty to a move
+    the log's challenge window has passed; the later move stays (4.2)."""
+    from corr.games.aswritten import Window
+
+    game, state = setup(FIELD1_LAST_TILE, mode="as-written")
+    first = play(game, state, "4 (1,9) !", seq=1)  # illegal, conquers field 1
+    play(game, state, "5 (9,1)", seq=2)
+    with pytest.raises(IllegalMove, match="too late"):
+        challenge(game, state, "B", target=1, seq=3)
+    window = Window(1, "A", parse("4 (1,9) !"), first.conquered, first.illegal)
+    ruled = game.uphold(state, window, "B")
+    assert ruled.verdict == "upheld" and "conquest of field 1 revoked" in ruled.events[0]
+    assert state.grid.cells[cell_of(1, 9)] == 0 and state.grid.cells[cell_of(9, 1)] == 5
+    assert state.conquered == {}
+    play(game, state, "6 (5,4)", seq=4)  # A's turn as before
+    assert game.to_move(state) == "B" and game.describe(state)["tiles_this_turn"] == 2
+    with pytest.raises(IllegalMove, match="no longer on the board"):
+        game.uphold(state, window, "B")
+
+
 def test_combat_4_1_challenge_after_the_next_move_is_too_late() -> None:
     game, state = empty_setup(mode="as-written")
     play(game, state, "7 (5,4)", seq=1)
