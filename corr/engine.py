@@ -184,6 +184,12 @@ def signing_keys(header: Header) -> dict[str, str]:
     return {s.seat: s.key for s in header.seats if s.key}
 
 
+def official_keys(header: Header) -> dict[str, str]:
+    """"referee" / "host" -> public key, for the officials the header names: their
+    rulings are always signed."""
+    return {role: o.key for role in ("referee", "host") if (o := getattr(header, role)) is not None}
+
+
 def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     """Rebuild the position record by record, checking each against the rules and its
     stored state hash; raises CorruptLog at the first record that does not hold."""
@@ -194,7 +200,7 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     add_step = result.steps.append
     state_key = game.state_key
     sha256 = hashlib.sha256
-    keys = signing_keys(log.header)
+    keys = signing_keys(log.header) | official_keys(log.header)
     for index, record in enumerate(log.records):
         if upto is not None and record.seq > upto:
             break
@@ -213,8 +219,6 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
                 action, outcome = advance(result, record, index)
         except NotationError as err:
             raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
-        except CorruptLog as err:  # a ruling's signature
-            raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
         except CorrError as err:
             raise CorruptLog(
                 f"{log.path}: seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",

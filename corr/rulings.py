@@ -26,9 +26,9 @@ from typing import Any
 
 from corr import clock, engine
 from corr.errors import IllegalMove, UsageError
-from corr.games.base import QUIET, Action, Outcome
+from corr.games.base import Action, Outcome
 from corr.log import store
-from corr.log.lines import Header, Record
+from corr.log.lines import Record
 
 KINDS = ("uphold", "reject", "void", "forfeit", "adjust-clock")
 ROLES = ("referee", "host")
@@ -74,11 +74,6 @@ def clock_adjustment(record: Any) -> tuple[str, int] | None:
     return decision.seat, decision.days  # type: ignore[return-value]
 
 
-def officials(header: Header) -> dict[str, str]:
-    """"referee" / "host" -> public key, for the officials the header names."""
-    return {role: o.key for role in ROLES if (o := getattr(header, role)) is not None}
-
-
 def voided(records: list[Record]) -> frozenset[int]:
     """The seqs set aside by void rulings that are not themselves voided. Walked from the
     end: a ruling can only be voided by a later one."""
@@ -91,34 +86,28 @@ def voided(records: list[Record]) -> frozenset[int]:
     return frozenset(out)
 
 
-def apply(rep: engine.Replay, record: Record, index: int, *, signed: bool = True,
-          rebuilding: bool = False) -> Outcome:
-    """Check the ruling at `index` of the log and make it take effect on `rep`."""
+def apply(rep: engine.Replay, record: Record, index: int, *, rebuilding: bool = False) -> Outcome:
+    """Check the ruling at `index` of the log and make it take effect on `rep` (replay
+    has checked its signature, with the other records')."""
     header = rep.header
     if record.by not in ROLES:
         raise IllegalMove("", f"a ruling is made by the referee or the host, not by seat {record.by}")
-    keys = officials(header)
-    if record.by not in keys:
+    if record.by not in engine.official_keys(header):
         raise IllegalMove("", f"the header names no {record.by}, so there is nobody to rule")
-    if signed:
-        from corr.identity import verify
-
-        verify(keys[record.by], header.id, record)
     decision = parse_decision(record.move or "")
     if not (record.note or "").strip():
         raise UsageError("a ruling gives its reason (note)")
     target = record.target
     if target is None or not 1 <= target < record.seq:
         raise UsageError(f"a ruling names an earlier record (target), not {target}")
-    if target in rep.voided and decision.kind != "void":
+    # when rebuilding, a void ruling's own target is void already
+    if target in rep.voided and (decision.kind != "void" or not rebuilding):
         raise IllegalMove("", f"seq {target} is void already")
     what = f"{record.by} rules on seq {target}: {decision}"
     if decision.kind == "reject":
         return Outcome(verdict="rejected", events=(f"{what}: the record stands",))
     if decision.kind == "void":
-        if not rebuilding:  # when rebuilding, this ruling's own target is void already
-            if target in rep.voided:
-                raise IllegalMove("", f"seq {target} is void already")
+        if not rebuilding:
             rebuild(rep, index)
         return Outcome(events=(f"{what}: the game goes on as if seq {target} had not been recorded",))
     if decision.kind == "forfeit":
@@ -173,7 +162,7 @@ def rebuild(rep: engine.Replay, index: int) -> None:
         try:
             if record.type == "ruling":
                 action = Action(record.seq, record.type, record.by, None, record.target)
-                outcome = apply(fresh, record, i, signed=False, rebuilding=True)
+                outcome = apply(fresh, record, i, rebuilding=True)
             else:
                 action, outcome = engine.advance(fresh, record, i)
         except (IllegalMove, UsageError) as err:
@@ -199,7 +188,7 @@ def rule(path: Path | str, seq: int, decision: Decision, reason: str, key: Path 
         raise UsageError("give the ruling's reason with --reason")
     with store.writing(path) as writer:
         log = writer.log
-        roles = officials(log.header)
+        roles = engine.official_keys(log.header)
         if not roles:
             raise UsageError("this game names no referee or host, so nobody can rule "
                              "(start games with `corr new ... --referee NAME --referee-key FILE`)")
@@ -212,13 +201,13 @@ def rule(path: Path | str, seq: int, decision: Decision, reason: str, key: Path 
         current = engine.replay(log)
         record = Record(seq=log.next_seq, type="ruling", by=role, at=clock.stamp(), prev=log.tail_hash,
                         state="0" * 64, move=str(decision), target=seq, note=reason.strip())
-        trial = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
-                              records=[*log.records, record])
-        current.log = trial  # a void rebuilds from the log, this ruling included
-        apply(current, record, len(log.records), signed=False)
-        trial.records[-1] = sign(signer, log.header.id, record._replace(
+        # a void rebuilds from the log, so the log it sees holds this ruling
+        current.log = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
+                                    records=[*log.records, record])
+        outcome = apply(current, record, len(log.records))
+        record = sign(signer, log.header.id, record._replace(
             state=engine.state_hash(current.game, current.state, current.forfeit)))
-        checked = engine.replay(trial)  # exactly as every later replay will see it
-        writer.append([trial.records[-1]])
-        checked.log = writer.log
-        return checked, trial.records[-1]
+        writer.append([record])
+        current.log = writer.log
+        current.steps.append(engine.Step(record, Action(record.seq, record.type, record.by, None, seq), outcome))
+        return current, record
