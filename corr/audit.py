@@ -14,6 +14,7 @@ from corr import engine
 from corr.errors import CorruptLog
 from corr.log import store
 from corr.log.models import STRICT
+from corr.record_text import what
 
 
 def _finding(seq: int | None, kind: str, detail: str) -> dict[str, Any]:
@@ -75,8 +76,7 @@ def audit(path: Path | str) -> dict[str, Any]:
             finding.update(target=record.target, decision=record.move, events=list(outcome.events))
             findings.append(finding)
         if step.voided:
-            findings.append(_finding(record.seq, "void", f"{record.type} {record.move or ''} by {record.by} "
-                                     "is void by a ruling".replace("  ", " ")))
+            findings.append(_finding(record.seq, "void", f"{what(record)} by {record.by} is void by a ruling"))
     if open_illegal is not None:
         findings.append(open_illegal)
     findings.extend(_late(rep))

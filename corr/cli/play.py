@@ -93,10 +93,10 @@ def new(
                              "drop the others")
         old = engine.load(revenge_of)
         options = revenge_options(old)
-        officials = {role: (f"{o.name} <{o.email}>" if o.email else o.name, o.key)
+        # the same players, referee, host, addresses, keys and time control
+        officials = {role: (_addressed(o), o.key)
                      for role in ("referee", "host") if (o := getattr(old.header, role)) is not None}
-        # the same players, addresses, keys and time control, in the same seats
-        player = [f"{s.name} <{s.email}>" if s.email else s.name for s in old.header.seats]
+        player = [_addressed(s) for s in old.header.seats]
         keys = {s.seat: s.key for s in old.header.seats if s.key}
         time_control = dict(old.header.time_control) if old.header.time_control else None
     elif not player:
@@ -112,6 +112,11 @@ def new(
         officials = _officials(referee, referee_key, host, host_key)
     rep = engine.new_game(file, game, player, options, keys, time_control, officials)
     _after(rep, fmt)
+
+
+def _addressed(person) -> str:  # type: ignore[no-untyped-def]
+    """`Name <address>` (or the bare name) of a header seat or official, as --player takes it."""
+    return f"{person.name} <{person.email}>" if person.email else person.name
 
 
 def _officials(referee: str | None, referee_key: str | None, host: str | None,

@@ -95,7 +95,7 @@ def rule(
     from corr.errors import UsageError
 
     check_format(fmt, ("text", "html", "json", "none"))
-    chosen = [str(d) for d, on in (("uphold", uphold), ("reject", reject), ("void", void)) if on]
+    chosen = [d for d, on in (("uphold", uphold), ("reject", reject), ("void", void)) if on]
     if forfeit is not None:
         chosen.append(f"forfeit {forfeit.strip().upper()}")
     if adjust_clock is not None:
@@ -106,7 +106,7 @@ def rule(
         chosen.append(f"adjust-clock {seat.strip().upper()}={days}")
     if len(chosen) != 1:
         raise UsageError("give exactly one of --uphold, --reject, --void, --forfeit SEAT, --adjust-clock SEAT=±DAYS")
-    rep, record = rulings.rule(file, seq, rulings.parse_decision(chosen[0]), reason, sign)
+    rep, _ = rulings.rule(file, seq, rulings.parse_decision(chosen[0]), reason, sign)
     for event in rep.steps[-1].outcome.events:
         typer.echo(event, err=True)
     _after(rep, fmt)
