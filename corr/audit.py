@@ -41,7 +41,7 @@ def audit(path: Path | str) -> dict[str, Any]:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report
     report["intact"] = log.torn is None
-    conquests: list[dict[str, Any]] = []
+    highlights: dict[str, list[dict[str, Any]]] = {key: [] for key in rep.game.highlight_lists}
     open_illegal: dict[str, Any] | None = None
     for step in rep.steps:
         record, outcome = step.record, step.outcome
@@ -53,13 +53,12 @@ def audit(path: Path | str) -> dict[str, Any]:
                 open_illegal = _finding(
                     record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
                 )
-        if outcome.conquered:
-            conquests.append({"seq": record.seq, "by": record.by, "move": record.move, "fields": list(outcome.conquered)})
-        if outcome.missed:
-            findings.append(
-                _finding(record.seq, "missed-conquest", f"{record.move} conquered field(s) "
-                         f"{','.join(map(str, outcome.missed))} without claiming them (combat 3.5)")
+        for key, entry in outcome.highlights().items():
+            highlights.setdefault(key, []).append(
+                {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
             )
+        for kind, detail in outcome.findings():
+            findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
         if record.type == "challenge":
             detail = "; ".join(outcome.events) or outcome.verdict or ""
             findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))
@@ -84,7 +83,8 @@ def audit(path: Path | str) -> dict[str, Any]:
     result = rep.result()
     report.update(
         seq=rep.seq,
-        conquests=conquests,
+        highlighted=list(highlights),
+        **highlights,
         result={"over": result.over, "winners": list(result.winners), "scores": result.scores,
                 "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
@@ -130,8 +130,9 @@ def summary(report: dict[str, Any]) -> str:
     lines = [f"{report['file']}: {'intact' if report['intact'] else 'CORRUPT'}"]
     if "game" in report:
         lines.append(f"game {report['game']} {report['id']}, {report['records']} records")
-    for c in report.get("conquests", []):
-        lines.append(f"  seq {c['seq']}: {c['by']} {c['move']} conquers field {','.join(map(str, c['fields']))}")
+    for key in report.get("highlighted", ()):
+        for c in report[key]:
+            lines.append(f"  seq {c['seq']}: {c['by']} {c['move']} {c['text']}")
     for f in report["findings"]:
         where = f"seq {f['seq']}" if f["seq"] is not None else "log"
         ruled = f" (ruled on at seq {f['ruling']})" if f.get("ruling") else ""

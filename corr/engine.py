@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corr import clock
+from corr import clock, dealer
 from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, UsageError
 from corr.games import game_class
 from corr.games.base import QUIET, Action, Game, Outcome, Result
@@ -52,6 +52,9 @@ class Replay:
     forfeit: str | None = None  # the seat that lost by a timeout record or a ruling
     forfeit_cause: str = "on time"  # or "by a ruling"
     voided: frozenset[int] = frozenset()  # seqs a ruling set aside
+    #: seat -> what the dealer told that seat (its hand), on a player's copy that
+    #: cannot deal; corr.view shows it to that seat only
+    private: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_move(self) -> str | None:
         """The seat on turn, None when the game is over (also by a timeout or forfeit)."""
@@ -83,8 +86,9 @@ class Replay:
         return self.log.header
 
 
-def make_game(header: Header) -> Game:
-    """The game a header describes; a header no `corr new` could have written is corrupt."""
+def make_game(header: Header, seed: str | None = None) -> Game:
+    """The game a header describes, dealt from `seed` where this copy knows it; a header
+    no `corr new` could have written is corrupt."""
     try:
         cls = game_class(header.game)
         options = cls.resolve_options(dict(header.options))
@@ -108,7 +112,10 @@ def make_game(header: Header) -> Game:
             raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
     if seats != list(SEAT_LETTERS[: len(seats)]):
         raise CorruptLog(f"line 1 (header): seats must be {', '.join(SEAT_LETTERS[: len(seats)])} in order", kind="header")
-    return cls(options, seats)
+    if cls.hidden != (header.commitment is not None):
+        need = "needs the dealer's commitment" if cls.hidden else "has no hidden information, so no commitment"
+        raise CorruptLog(f"line 1 (header): {cls.title} {need}", kind="header")
+    return cls(options, seats, seed)
 
 
 def check_turn(game: Game, state: Any, action: Action) -> None:
@@ -117,6 +124,12 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
         return
     if action.type not in game.record_types:
         raise IllegalMove("", f"{game.title} has no {action.type!r} records")
+    if (action.by == dealer.DEALER) != (action.type in game.dealer_types):
+        if action.by == dealer.DEALER:
+            raise IllegalMove("", f"the dealer makes no {action.type!r} records")
+        raise IllegalMove("", f"a {action.type} is the dealer's record, not {action.by}'s")
+    if action.by == dealer.DEALER:
+        return
     if action.by not in game.seats:
         raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(game.seats)})")
     if action.type in game.turn_types:
@@ -186,14 +199,21 @@ def signing_keys(header: Header) -> dict[str, str]:
 
 def official_keys(header: Header) -> dict[str, str]:
     """"referee" / "host" -> public key, for the officials the header names: their
-    rulings are always signed."""
-    return {role: o.key for role in ("referee", "host") if (o := getattr(header, role)) is not None}
+    rulings are always signed. The dealer signs with the host's key."""
+    keys = {role: o.key for role in ("referee", "host") if (o := getattr(header, role)) is not None}
+    if header.commitment is not None and header.host is not None:
+        keys[dealer.DEALER] = header.host.key
+    return keys
 
 
 def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     """Rebuild the position record by record, checking each against the rules and its
-    stored state hash; raises CorruptLog at the first record that does not hold."""
-    game = make_game(log.header)
+    stored state hash; raises CorruptLog at the first record that does not hold.
+
+    A game with hidden information is dealt from the log's reveal, else from the
+    dealer's secret where this copy has it; without either, only the public position is
+    replayed (and checked: the state hashes cover nothing else)."""
+    game = make_game(log.header, dealer.seed_for(log))
     state = game.initial()
     result = Replay(log, game, state)
     # Runs once per record of every log read: locals only, the hash inlined.
@@ -241,8 +261,8 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
 
 
 def load(path: Path | str, upto: int | None = None) -> Replay:
-    """Read and replay a log file."""
-    return replay(store.read(path), upto)
+    """Read and replay a log file (with the dealer's secret, where it lies beside it)."""
+    return replay(dealer.attach(store.read(path)), upto)
 
 
 def make_header(
@@ -252,9 +272,11 @@ def make_header(
     keys: dict[str, str] | None = None,
     time_control: dict[str, int | str] | None = None,
     officials: dict[str, tuple[str, str]] | None = None,
+    commitment: str | None = None,
 ) -> Header:
     """A checked header for a new game; seats A, B, ... in the order the players are given.
-    `officials` maps "referee" / "host" to (`Name <address>`, public key)."""
+    `officials` maps "referee" / "host" to (`Name <address>`, public key); `commitment`
+    is the dealer's, for games with hidden information."""
     import secrets  # only new games need it: keep it off every move's start-up
 
     cls = game_class(game_name)
@@ -268,7 +290,7 @@ def make_header(
     if unknown:
         raise UsageError(f"--key for seat {unknown[0]}, but the game has seats {', '.join(SEAT_LETTERS[: len(players)])}")
     data = {"id": f"{cls.name}-{secrets.token_hex(4)}", "game": cls.name, "options": resolved, "seats": seats,
-            "created": clock.stamp(), "time_control": time_control}
+            "created": clock.stamp(), "time_control": time_control, "commitment": commitment}
     for role, (person, key) in (officials or {}).items():
         entry = seat_entry("", person, key)
         del entry["seat"]
@@ -301,15 +323,44 @@ def new_game(
     keys: dict[str, str] | None = None,
     time_control: dict[str, int | str] | None = None,
     officials: dict[str, tuple[str, str]] | None = None,
+    dealer_key: Path | str | None = None,
 ) -> Replay:
-    """Create a log file holding the header of a new game."""
-    return replay(store.create(path, make_header(game_name, players, options, keys, time_control, officials)))
+    """Create a log file holding the header of a new game. A game with hidden
+    information makes its creator the dealer: a fresh seed goes into `FILE.secret`
+    (with `dealer_key`, the host's private key dealer records are signed with) and its
+    commitment into the header."""
+    cls = game_class(game_name)
+    if not cls.hidden:
+        if dealer_key is not None:
+            raise UsageError(f"--dealer-key: {cls.title} has no hidden information, so no dealer")
+        return replay(store.create(path, make_header(game_name, players, options, keys, time_control, officials)))
+    seed = dealer.new_seed()
+    header = make_header(game_name, players, options, keys, time_control, officials, dealer.commitment(seed))
+    secret = dealer.Secret(seed, str(Path(dealer_key).resolve()) if dealer_key is not None else None)
+    if dealer.secret_path(path).exists():
+        raise UsageError(f"{dealer.secret_path(path)} already exists; move it away or choose another file name")
+    log = store.create(path, header)
+    log.secret = secret
+    try:
+        if header.host is not None or dealer_key is not None:
+            if header.host is None:
+                raise UsageError("--dealer-key signs the dealer's records as the host: name the host too (--host, --host-key)")
+            dealer.signer(log)  # the key must be the host's
+        dealer.write_secret(path, secret)
+    except BaseException:
+        Path(path).unlink()
+        raise
+    return replay(log)
 
 
-def start(header: Header) -> Replay:
-    """A new game in memory only (simulations, benchmarks, tests)."""
+def start(header: Header, seed: str | None = None) -> Replay:
+    """A new game in memory only (simulations, benchmarks, tests); `seed` deals a game
+    with hidden information."""
     raw = store.dump(header)
-    return replay(store.GameLog(path=Path(f"<{header.id}>"), header=header, header_raw=raw, size=len(raw) + 1))
+    log = store.GameLog(path=Path(f"<{header.id}>"), header=header, header_raw=raw, size=len(raw) + 1)
+    if seed is not None:
+        log.secret = dealer.Secret(seed)
+    return replay(log)
 
 
 def extend(
@@ -330,6 +381,11 @@ def extend(
         raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")
     if seat is None:
         raise IllegalMove("", "the game is over")
+    if not game.dealt and record_type != "comment":
+        raise UsageError(
+            f"{current.log.path}: {game.title} hides cards, so moves are taken where the dealer's secret "
+            f"{dealer.secret_path(current.log.path).name} is, and this copy has none: send the move to the dealer"
+        )
     keys = signing_keys(current.header)
     if seat in keys and signer is None:
         raise UsageError(f"seat {seat} signs its records: give --sign with {seat}'s key")
@@ -347,8 +403,15 @@ def extend(
             seq=seq, type=action.type, by=action.by, at=stamp,
             move=str(action.move) if action.move is not None else None,
             target=action.target, note=note, prev=prev, state=state_hash(game, trial, current.forfeit),
+            seed=game.seed if action.type == "reveal" else None,
         )
-        if action.by in keys:
+        if action.by == dealer.DEALER:
+            dealer_key = dealer.signer(current.log)
+            if dealer_key is not None:
+                from corr.identity import sign
+
+                record = sign(dealer_key, current.header.id, record)
+        elif action.by in keys:
             if signer is None:
                 raise UsageError(f"seat {action.by} signs its records, and the game made one for it")
             from corr.identity import sign
@@ -386,7 +449,7 @@ def act(
 
         signer = load_private(key)
     with store.writing(path) as writer:
-        current = replay(writer.log)
+        current = replay(dealer.attach(writer.log))
         if signer is not None:
             public = public_text(signer)
             seats = [s for s, k in signing_keys(current.header).items() if k == public]
@@ -415,7 +478,7 @@ def accept(path: Path | str, raws: list[bytes]) -> tuple[Replay, list[Record]]:
             raise CorruptLog(f"incoming seq {record.seq} is not in canonical form: it was edited", seq=record.seq)
         incoming.append((record, raw))
     with store.writing(path) as writer:
-        log = writer.log
+        log = dealer.attach(writer.log)
         new: list[Record] = []
         for record, raw in incoming:
             if record.seq <= len(log.records):
@@ -434,7 +497,8 @@ def accept(path: Path | str, raws: list[bytes]) -> tuple[Replay, list[Record]]:
         if not new:
             return replay(log), []
         trial = store.GameLog(
-            path=log.path, header=log.header, header_raw=log.header_raw, records=list(log.records), raw=list(log.raw)
+            path=log.path, header=log.header, header_raw=log.header_raw, records=list(log.records), raw=list(log.raw),
+            secret=log.secret,
         )
         try:
             store.add(trial, new)  # checks the chain

@@ -14,18 +14,19 @@ def what(record: Record) -> str:
         return f"challenge of {record.target}"
     if record.type == "ruling":
         return f"ruling on {record.target}: {record.move}"
+    if record.type == "reveal":
+        return "reveal of the deal"
     return record.type
 
 
-def step_text(step: Step) -> str:
-    """`12. A  7 (3,4) !  conquers 3` - one record with what it did."""
+def step_text(step: Step, everything: bool = True) -> str:
+    """`12. A  7 (3,4) !  conquers 3` - one record with what it did; what the players are
+    left to notice (`misses 8`) only with `everything`."""
     record, outcome = step.record, step.outcome
     what_ = what(record) + (f" ({record.note})" if record.type == "ruling" else "")
-    notes = []
-    if outcome.conquered:
-        notes.append("conquers " + ",".join(map(str, outcome.conquered)))
-    if outcome.missed:
-        notes.append("misses " + ",".join(map(str, outcome.missed)))
+    notes = list(outcome.told())
+    if everything:
+        notes.extend(outcome.untold())
     if outcome.verdict:
         notes.append(outcome.verdict)
     if step.voided:
@@ -35,8 +36,11 @@ def step_text(step: Step) -> str:
 
 
 def game_text(rep: Replay) -> str:
+    """The game as every seat may read it: records are public, and while the game runs
+    nobody is told what the players are left to notice (`misses 8`)."""
     header = rep.header
     result = rep.result()
+    everything = result.over
     if result.over:
         outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
     else:
@@ -52,6 +56,6 @@ def game_text(rep: Replay) -> str:
     ]
     lines = [f'[{key} "{value}"]' for key, value in tags]
     lines.append("")
-    lines.extend(step_text(step) for step in rep.steps)
+    lines.extend(step_text(step, everything) for step in rep.steps)
     lines.append(outcome)
     return "\n".join(lines) + "\n"

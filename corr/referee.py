@@ -22,7 +22,6 @@ from corr import engine
 from corr.errors import IllegalMove, UsageError
 from corr.geometry import name
 from corr.log import store
-from corr.notation import Placement
 from corr.view import board_rows, position
 
 FORMATS = ("text", "html", "json")
@@ -35,14 +34,13 @@ def _broken(illegal: IllegalMove | None) -> list[dict[str, Any]]:
 
 
 def _recheck(before: engine.Replay, step: engine.Step) -> IllegalMove | None:
-    """The rule a placement broke, judged afresh against the position before it; the
-    outcome the replay recorded when the game has no `check_placement`."""
-    check = getattr(before.game, "check_placement", None)
+    """The rule a move broke, judged afresh by the game against the position before it;
+    the outcome the replay recorded when the game cannot judge it again."""
     move = step.action.move
-    if check is None or not isinstance(move, Placement):
+    if move is None:
         return step.outcome.illegal
     try:
-        return check(before.state, move)
+        return before.game.check(before.state, move) or step.outcome.illegal
     except IllegalMove as err:  # cannot happen in a log that replays; report it all the same
         return err
 
@@ -75,8 +73,8 @@ def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
     before = engine.replay(log, upto=seq - 1)
     step = rep.steps[seq - 1]
     record = step.record
-    placement = record.type == "move" and isinstance(step.action.move, Placement)
-    illegal = _recheck(before, step) if placement else None
+    moved = before.game.moved_cells(step.action.move) if record.type == "move" and step.action.move else ()
+    illegal = _recheck(before, step) if moved else None
     challenged = _challenge_of(rep, seq) if record.type == "move" else None
     later_move = any(r.type == "move" for r in records[seq:])
     rulings = [
@@ -114,7 +112,7 @@ def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
         "before": {"seq": before.seq, "to_move": before.to_move(), "board": position(before)["board"]},
         "_before": before,  # for the renderers; dropped from JSON
         "_cells": list(illegal.cells) if illegal is not None else [],
-        "_placed": (step.action.move.cell, step.action.move.digit) if placement else None,
+        "_placed": (moved[0], getattr(step.action.move, "digit", None)) if moved else None,
     }
 
 

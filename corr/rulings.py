@@ -143,7 +143,7 @@ def _uphold(rep: engine.Replay, step: engine.Step, what: str) -> Outcome:
         raise IllegalMove(game.challenge_rule, f"uphold names the challenged move; seq {record.seq} is a {record.type}")
     seats = game.seats
     challenger = seats[(seats.index(record.by) + 1) % len(seats)]
-    window = Window(record.seq, record.by, step.action.move, step.outcome.conquered, step.outcome.illegal)  # type: ignore[arg-type]
+    window = Window(record.seq, record.by, step.action.move, step.outcome.gained(), step.outcome.illegal)  # type: ignore[arg-type]
     outcome = game.uphold(rep.state, window, challenger)
     return Outcome(verdict="upheld", events=(f"{what}: " + "; ".join(outcome.events),))
 

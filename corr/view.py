@@ -1,8 +1,10 @@
-"""What a position looks like to people and scripts: one plain dict per position.
+"""What a position looks like to one seat, or to the public: one plain dict per position.
 
-`show --format json`, the text board and the HTML board are all made from this dict,
-so they never disagree about a position. Decisions (who owns a cell, what the last
-move did, how a name fits one line) are made here; the templates only lay them out.
+This is the one place that decides what a seat may see (DESIGN 4). `show`, `legal`,
+the text, HTML and JSON boards, `log`, mail and the host all ask it; the game answers
+through `Game.view(state, seat)`, and what a move did reaches a seat only as the
+outcome's `told()` notes. Decisions (who owns a cell, what the last move did, how a
+name fits one line) are made here; the templates only lay them out.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import unicodedata
 from typing import Any
 
 from corr.engine import Replay
+from corr.errors import UsageError
 from corr.geometry import FIELD_OF, PLACE_OF, name
 
 #: Longest seat name a text board prints: keeps every line within 80 columns even with
@@ -43,11 +46,21 @@ def short_name(text: str, width: int = SHORT_NAME) -> str:
     return "".join(kept).rstrip() + "..."
 
 
-def _last_move(rep: Replay) -> dict[str, Any] | None:
-    """The newest record and what it did that every player may see.
+def viewer(rep: Replay, seat: str | None) -> str | None:
+    """`--for SEAT` checked against the game's seats (None: the public view)."""
+    if seat is None:
+        return None
+    letter = seat.strip().upper()
+    if letter not in rep.game.seats:
+        raise UsageError(f"--for {seat!r}: no such seat (seats: {', '.join(rep.game.seats)})")
+    return letter
 
-    A missed conquest and an illegal tile (mode=as-written, 4.1) are left out: noticing
-    them is the other players' part of the game.
+
+def _last_move(rep: Replay) -> dict[str, Any] | None:
+    """The newest record and what every seat is told it did.
+
+    What the outcome leaves untold (a missed conquest) and an illegal move in
+    as-written play are left out: noticing them is the other players' part of the game.
     """
     if not rep.steps:
         return None
@@ -59,13 +72,14 @@ def _last_move(rep: Replay) -> dict[str, Any] | None:
         "by": record.by,
         "move": record.move,
         "target": record.target,
-        "conquered": list(outcome.conquered),
+        "told": list(outcome.told()),
         "verdict": outcome.verdict,
     }
 
 
-def position(rep: Replay) -> dict[str, Any]:
-    """The documented JSON of a position (DESIGN 9, `corr show --format json`)."""
+def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
+    """The documented JSON of a position as `seat` sees it (None: the public; DESIGN 9,
+    `corr show --format json`)."""
     game, state, header = rep.game, rep.state, rep.header
     result = rep.result()
     board = game.board(state)
@@ -84,7 +98,11 @@ def position(rep: Replay) -> dict[str, Any]:
         "options": dict(header.options),
         "last": _last_move(rep),
     }
-    data.update(game.describe(state))
+    data.update(game.view(state, seat))
+    if seat is not None:
+        data["viewer"] = seat
+        if not game.dealt:  # a player's copy: what the dealer told this seat, if anything
+            data.update(rep.private.get(seat, {}))
     return data
 
 
@@ -92,13 +110,14 @@ def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
     """The 9x9 board as rows of cells with what the templates mark on them.
 
     `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
-    stood there from the start, `owner` is the seat that conquered the cell's field.
+    stood there from the start, `owner` is the seat the game says the cell belongs to.
+    The board is public in every game: what stands on it is seen by all.
     """
     game, state = rep.game, rep.state
     board = game.board(state)
     start = game.board(game.initial())
-    owners = {int(f): s for f, s in game.describe(state).get("conquered", {}).items()}
-    last_cell = getattr(state, "last_cell", None)
+    owners = game.owners(state)
+    last_cell = game.last_cell(state)
     rows = []
     for r in range(9):
         row = []
@@ -114,7 +133,7 @@ def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
                     "col": c + 1,
                     "last": cell == last_cell,
                     "given": bool(start[cell]) and start[cell] == board[cell],
-                    "owner": owners.get(FIELD_OF[cell]),
+                    "owner": owners.get(cell),
                 }
             )
         rows.append(row)

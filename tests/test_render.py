@@ -308,7 +308,7 @@ def test_json_keys(build, show) -> None:
     assert data["scores"] == {"A": 1, "B": 1}
     assert len(data["board"]) == 81 and set(data["board"]) <= set(".123456789")
     assert data["conquered"] == {"2": "B", "8": "A"}
-    assert data["last"]["move"] == "4 (1,6) !" and data["last"]["conquered"] == [2]
+    assert data["last"]["move"] == "4 (1,6) !" and data["last"]["told"] == ["conquers 2"]
     finished = json.loads(show(build(CASES["finished"], "won"), "json"))
     assert finished["over"] is True and finished["winners"] == ["B"] and finished["to_move"] is None
 

@@ -36,13 +36,37 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What applying one action did, for logs, audits and referees."""
+    """What applying one action did, for logs, audits and referees.
 
-    conquered: tuple[int, ...] = ()  # fields credited by this action
-    missed: tuple[int, ...] = ()  # fields conquered but not claimed (conquest=claim)
-    illegal: IllegalMove | None = None  # as-written: the rule this placement broke
+    The engine, audit, log text and templates know an outcome only through the methods
+    below; what a move means (a conquest, a score) is the game's, which subclasses this
+    with fields of its own.
+    """
+
+    illegal: IllegalMove | None = None  # as-written: the rule this move broke
     verdict: str | None = None  # a challenge's: "upheld" or "rejected"
     events: tuple[str, ...] = ()  # human-readable notes
+
+    def told(self) -> tuple[str, ...]:
+        """What every seat is told the action did: `conquers 3`, `scores 4`."""
+        return ()
+
+    def untold(self) -> tuple[str, ...]:
+        """What the action did that the players are left to notice while the game runs
+        (`misses 8`): shown once the game is over, and always in audits."""
+        return ()
+
+    def gained(self) -> tuple[int, ...]:
+        """What an upheld challenge takes back from the mover (as-written games)."""
+        return ()
+
+    def findings(self) -> tuple[tuple[str, str], ...]:
+        """(kind, detail) pairs an audit reports about this action."""
+        return ()
+
+    def highlights(self) -> dict[str, dict[str, Any]]:
+        """Audit report lists this action belongs to, with its entry: {"conquests": {"fields": [3]}}."""
+        return {}
 
 
 #: What most moves do: nothing a log or referee needs told.
@@ -70,10 +94,25 @@ class Game:
     turn_types: ClassVar[frozenset[str]] = frozenset({"move", "pass"})
     #: the rule that fixes the order of play, cited when a seat moves out of turn
     turn_rule: ClassVar[str] = ""
+    #: hidden information (DESIGN 6): the game has a dealer, who commits to a secret
+    #: seed in the header and reveals it in a `reveal` record when the game ends
+    hidden: ClassVar[bool] = False
+    #: the audit report lists a game's outcomes fill (see Outcome.highlights)
+    highlight_lists: ClassVar[tuple[str, ...]] = ()
+    #: record types only the dealer makes
+    dealer_types: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, options: dict[str, str], seats: list[str]) -> None:
+    def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
         self.opts = options
         self.seats = seats
+        #: the dealer's seed where it is known (the dealer's copy, or any copy after the
+        #: reveal); None on a player's copy before the reveal
+        self.seed = seed
+
+    @property
+    def dealt(self) -> bool:
+        """Whether this copy knows the hidden state (always, for games without it)."""
+        return not self.hidden or self.seed is not None
 
     @classmethod
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
@@ -112,7 +151,9 @@ class Game:
         raise NotImplementedError
 
     def state_key(self, state: Any) -> bytes:
-        """A canonical encoding of the position; its SHA-256 is each record's `state`."""
+        """A canonical encoding of the public position; its SHA-256 is each record's
+        `state`. Nothing hidden goes in: a player's copy must reach the same bytes, and
+        the hash must not let anyone guess a hidden card (the commitment binds those)."""
         raise NotImplementedError
 
     def clone(self, state: Any) -> Any:
@@ -123,5 +164,29 @@ class Game:
         raise NotImplementedError
 
     def describe(self, state: Any) -> dict[str, Any]:
-        """Game-specific keys for `show --format json` and the templates."""
+        """Game-specific keys every seat may see, for `show --format json` and the templates."""
         return {}
+
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """The position as `seat` may see it (None: the public), beyond the board: the
+        one place a game decides what is hidden from whom. `corr.view` asks it for every
+        board, log, mail and bot. Games without hidden information show everyone all."""
+        return self.describe(state)
+
+    def owners(self, state: Any) -> dict[int, str]:
+        """Cell -> the seat it belongs to, for boards that tint owned cells."""
+        return {}
+
+    def last_cell(self, state: Any) -> int | None:
+        """The cell the newest move changed, marked on boards."""
+        return getattr(state, "last_cell", None)
+
+    def moved_cells(self, move: Move) -> tuple[int, ...]:
+        """The cells a move names, for a referee's report (a placement: its cell)."""
+        cell = getattr(move, "cell", None)
+        return () if cell is None else (cell,)
+
+    def check(self, state: Any, move: Move) -> IllegalMove | None:
+        """The main-rule break `move` would make in `state`, judged afresh (the referee's
+        second look), or None. Raises for moves that cannot be made at all."""
+        return None

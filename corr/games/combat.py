@@ -10,10 +10,10 @@ from typing import Any
 
 from corr.errors import IllegalMove
 from corr.games.aswritten import AsWritten, Window
-from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
+from corr.games.base import Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, describe_clashes
-from corr.geometry import ALL_DIGITS_MASK, DIGITS, cell_of, digits_of, name
-from corr.notation import Placement
+from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, cell_of, digits_of, name
+from corr.notation import Move, Placement
 
 TILES_PER_DIGIT = 9  # 1.1
 
@@ -29,6 +29,37 @@ class CombatState:
     decided: bool = False  # 5.1: the leader can no longer be overtaken
     over: bool = False
     last_cell: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Conquest(Outcome):
+    """A placement that conquered fields (3.1-3.3), credited or missed (3.5)."""
+
+    conquered: tuple[int, ...] = ()  # fields credited by this placement
+    missed: tuple[int, ...] = ()  # fields conquered but not claimed (conquest=claim)
+
+    def told(self) -> tuple[str, ...]:
+        return ("conquers " + ",".join(map(str, self.conquered)),) if self.conquered else ()
+
+    def untold(self) -> tuple[str, ...]:
+        # noticing a missed conquest is the other players' part of the game (3.5)
+        return ("misses " + ",".join(map(str, self.missed)),) if self.missed else ()
+
+    def gained(self) -> tuple[int, ...]:
+        return self.conquered
+
+    def findings(self) -> tuple[tuple[str, str], ...]:
+        if not self.missed:
+            return ()
+        fields = ",".join(map(str, self.missed))
+        return (("missed-conquest", f"conquered field(s) {fields} without claiming them (combat 3.5)"),)
+
+    def highlights(self) -> dict[str, dict[str, Any]]:
+        return {"conquests": {"fields": list(self.conquered)}} if self.conquered else {}
+
+
+#: A placement that conquered nothing (most of them).
+NO_CONQUEST = Conquest()
 
 
 def setup_cells() -> list[int]:
@@ -60,6 +91,7 @@ class Combat(AsWritten, Game):
     record_types = frozenset({"move", "challenge"})
     turn_types = frozenset({"move"})
     turn_rule = "combat 1.3"
+    highlight_lists = ("conquests",)
     challenge_rule = "combat 4.1"
     move_word = "placement"
     main_rule = "the Sudoku rule"
@@ -128,6 +160,15 @@ class Combat(AsWritten, Game):
             return self._place(state, action)
         return self.challenge(state, action)
 
+    def check(self, state: CombatState, move: Move) -> IllegalMove | None:
+        if not isinstance(move, Placement):
+            return None
+        return self.check_placement(state, move)
+
+    def owners(self, state: CombatState) -> dict[int, str]:
+        """3.5: every cell of a conquered field is its conqueror's."""
+        return {c: seat for f, seat in state.conquered.items() for c in FIELD_CELLS[f]}
+
     def check_placement(self, state: CombatState, move: Placement) -> IllegalMove | None:
         """The Sudoku-rule break a placement would make (2.2), or None; raises for moves
         that cannot be made at all (occupied place, empty supply)."""
@@ -162,11 +203,11 @@ class Combat(AsWritten, Game):
         self.open(state, action, credited, illegal)  # as-written: challengeable until the next move (4.1)
         state.last_cell = move.cell
         if conquests or illegal is not None:
-            outcome = Outcome(
-                conquered=credited, missed=tuple(f for f in conquests if f not in credited), illegal=illegal
+            outcome = Conquest(
+                illegal=illegal, conquered=credited, missed=tuple(f for f in conquests if f not in credited)
             )
         else:
-            outcome = QUIET
+            outcome = NO_CONQUEST
         state.placed += 1
         if state.placed >= 1 + state.bonus.get(action.by, 0):
             self._end_turn(state)

@@ -20,7 +20,8 @@ RECORD_TYPES = frozenset(
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", re.ASCII)
 _SEAT = re.compile(r"[A-F]")
-_BY = re.compile(r"[A-F]|host|referee")
+_BY = re.compile(r"[A-F]|host|referee|dealer")
+_SEED = re.compile(r"[0-9a-f]{32,128}")
 _ID = re.compile(r"[0-9a-z-]{4,64}")
 _GAME = re.compile(r"[a-z]+")
 
@@ -107,6 +108,7 @@ class Header(NamedTuple):
     time_control: dict[str, int | str] | None = None
     referee: Official | None = None
     host: Official | None = None
+    commitment: str | None = None
     corr: int = FORMAT_VERSION
     type: str = "header"
 
@@ -125,13 +127,16 @@ class Record(NamedTuple):
     target: int | None = None
     note: str | None = None
     sig: str | None = None
+    seed: str | None = None  # a dealer's `reveal` (DESIGN 6)
 
 
 # Key order on disk: the order of the pydantic models' fields.
-HEADER_KEYS = ("corr", "type", "id", "game", "options", "seats", "time_control", "referee", "host", "created")
+HEADER_KEYS = (
+    "corr", "type", "id", "game", "options", "seats", "time_control", "referee", "host", "commitment", "created"
+)
 SEAT_KEYS = ("seat", "name", "email", "key")
 OFFICIAL_KEYS = ("name", "email", "key")
-RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "prev", "state", "sig")
+RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "seed", "prev", "state", "sig")
 _HEADER_SET, _SEAT_SET, _RECORD_SET = frozenset(HEADER_KEYS), frozenset(SEAT_KEYS), frozenset(RECORD_KEYS)
 _OFFICIAL_SET = frozenset(OFFICIAL_KEYS)
 assert set(Record._fields) == _RECORD_SET and set(Header._fields) == _HEADER_SET
@@ -196,6 +201,7 @@ def header_from(data: Any) -> Header:
         time_control=tc,
         referee=_official(data, "referee"),
         host=_official(data, "host"),
+        commitment=_str(data, "commitment", optional=True, pattern=_HEX64),
     )
 
 
@@ -212,7 +218,7 @@ def record_from(data: Any) -> Record:
     except (KeyError, TypeError):
         return _record_checked(data)
     get = data.get
-    move, target, note, sig = get("move"), get("target"), get("note"), get("sig")
+    move, target, note, sig, seed = get("move"), get("target"), get("note"), get("sig"), get("seed")
     if (
         (len(data) > 6 and not _RECORD_SET.issuperset(data))
         or type(seq) is not int or seq < 1
@@ -225,9 +231,10 @@ def record_from(data: Any) -> Record:
         or (target is not None and (type(target) is not int or target < 1))
         or (note is not None and (type(note) is not str or len(note) > 2000))
         or (sig is not None and type(sig) is not str)
+        or (seed is not None and (type(seed) is not str or not _SEED.fullmatch(seed)))
     ):
         return _record_checked(data)
-    return Record(seq, kind, by, at, prev, state, move, target, note, sig)
+    return Record(seq, kind, by, at, prev, state, move, target, note, sig, seed)
 
 
 def _record_checked(data: Any) -> Record:
@@ -248,6 +255,7 @@ def _record_checked(data: Any) -> Record:
         target=_int(data, "target", optional=True),
         note=_str(data, "note", optional=True, max_len=2000),
         sig=_str(data, "sig", optional=True),
+        seed=_str(data, "seed", optional=True, pattern=_SEED),
     )
 
 

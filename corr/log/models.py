@@ -70,6 +70,10 @@ class Header(BaseModel):
     time_control: dict[str, int | str] | None = None
     referee: Official | None = Field(default=None, description="Who may rule on disputes (DESIGN 5).")
     host: Official | None = Field(default=None, description="The host running the game, who may rule too.")
+    commitment: str | None = Field(
+        default=None, pattern=HEX64,
+        description="Games with hidden information: SHA-256 hex of the dealer's secret seed (DESIGN 6).",
+    )
     created: str = Field(pattern=STAMP)
 
 
@@ -84,11 +88,15 @@ class Record(BaseModel):
 
     seq: int = Field(ge=1)
     type: RecordType
-    by: str = Field(pattern=r"^([A-F]|host|referee)$")
+    by: str = Field(pattern=r"^([A-F]|host|referee|dealer)$")
     at: str = Field(pattern=STAMP)
     move: str | None = Field(default=None, max_length=100)
     target: int | None = Field(default=None, ge=1, description="The seq a challenge or ruling is about.")
     note: str | None = Field(default=None, max_length=2000)
+    seed: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{32,128}$",
+        description="A dealer's reveal: the seed the header's commitment binds.",
+    )
     prev: str = Field(pattern=HEX64)
     state: str = Field(pattern=HEX64)
     sig: str | None = None
@@ -133,7 +141,7 @@ def read_record(raw: bytes) -> lines.Record:
         m = _validate_record(raw)
     except ValidationError as err:
         raise lines.LineError("line", _problem(err)) from None
-    return lines.Record(m.seq, m.type, m.by, m.at, m.prev, m.state, m.move, m.target, m.note, m.sig)
+    return lines.Record(m.seq, m.type, m.by, m.at, m.prev, m.state, m.move, m.target, m.note, m.sig, m.seed)
 
 
 _validate_record = Record.__pydantic_validator__.validate_json

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from corr.errors import CorruptLog, UsageError
 from corr.log import lines
@@ -38,6 +38,7 @@ class GameLog:
     raw: list[bytes] = field(default_factory=list)
     torn: bytes | None = None  # bytes after the last newline: a write that never finished
     size: int = 0  # bytes of complete lines
+    secret: Any = None  # the dealer's corr.dealer.Secret, on the copy that keeps FILE.secret
 
     @property
     def tail_hash(self) -> str:
