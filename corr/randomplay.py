@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
-from corr import engine
+from corr import dealer, engine
 from corr.errors import IllegalMove
 from corr.log import store
 from corr.notation import Placement
@@ -17,9 +18,10 @@ def play(
     seed: int = 0,
     max_records: int = 10_000,
 ) -> engine.Replay:
-    """Play legal moves chosen at random until the game is over; claims every conquest."""
+    """Play legal moves chosen at random until the game is over; claims every conquest.
+    A game with hidden information is dealt from a seed made from `seed`."""
     rng = random.Random(seed)
-    rep = engine.start(engine.make_header(game_name, players, options or {}))
+    rep = start(game_name, players, options or {}, seed)
     while rep.to_move() is not None and len(rep.log.records) < max_records:
         move = rng.choice(rep.game.legal_moves(rep.state))
         if isinstance(move, Placement):
@@ -31,3 +33,19 @@ def play(
                 pass  # conquers nothing: play it unclaimed
         store.add(rep.log, engine.extend(rep, "move", move=move))
     return rep
+
+
+def deal_seed(seed: int) -> str:
+    """The dealer's seed of random game number `seed` (reproducible, unlike a real deal)."""
+    return hashlib.sha256(f"corr random deal {seed}".encode()).hexdigest()[:32]
+
+
+def start(game_name: str, players: list[str], options: dict[str, str], seed: int = 0) -> engine.Replay:
+    """A new game in memory, dealt from `deal_seed(seed)` when it hides information."""
+    from corr.games import game_class
+
+    if not game_class(game_name).hidden:
+        return engine.start(engine.make_header(game_name, players, options))
+    secret = deal_seed(seed)
+    header = engine.make_header(game_name, players, options, commitment=dealer.commitment(secret))
+    return engine.start(header, secret)

@@ -64,9 +64,9 @@ def _template_name(game: str, fmt: str) -> str:
     return f"{game}.{'txt' if fmt == 'text' else 'html'}"
 
 
-def render_position(rep: Replay, fmt: str = "text") -> str:
-    """A position in one of FORMATS."""
-    data = position(rep)
+def render_position(rep: Replay, fmt: str = "text", seat: str | None = None) -> str:
+    """A position in one of FORMATS, as `seat` sees it (None: the public view)."""
+    data = position(rep, seat)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     context: dict[str, Any] = {"p": data, "rows": board_rows(rep)}

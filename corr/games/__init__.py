@@ -11,11 +11,13 @@ if TYPE_CHECKING:
     from corr.games.base import Game
 
 _REGISTRY: dict[str, str] = {
+    "cards": "corr.games.cards:Cards",
     "combat": "corr.games.combat:Combat",
     "moyo": "corr.games.moyo:Moyo",
 }
 ALIASES: dict[str, str] = {
     "sudoku-combat": "combat",
+    "судоку": "cards",
 }
 
 

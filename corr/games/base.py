@@ -173,6 +173,23 @@ class Game:
         board, log, mail and bot. Games without hidden information show everyone all."""
         return self.describe(state)
 
+    # --- matches (moyo 4.3); games without them keep these defaults --------------------
+    #: the options two games of one match must share, e.g. ("puzzle",); () for none
+    match_options: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
+        """The options of a finished game's rematch."""
+        raise UsageError(f"{cls.title} has no revenge games")
+
+    def match_points(self, state: Any) -> dict[str, int]:
+        """What a finished game adds to its seats' match totals."""
+        raise UsageError(f"{self.title} has no matches")
+
+    def match_winners(self, points: list[dict[str, int]]) -> tuple[tuple[str, ...], dict[str, int]]:
+        """The match's winners and totals from each game's `match_points`."""
+        raise UsageError(f"{self.title} has no matches")
+
     def owners(self, state: Any) -> dict[int, str]:
         """Cell -> the seat it belongs to, for boards that tint owned cells."""
         return {}

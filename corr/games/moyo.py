@@ -357,6 +357,19 @@ class Moyo(Game):
         best = min(keys.values())
         return tuple(s for s in self.seats if keys[s] == best)  # both: a draw
 
+    # --- 4.3 revenge and matches --------------------------------------------------------
+    match_options = ("puzzle",)
+
+    @classmethod
+    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
+        return revenge_options(options)
+
+    def match_points(self, state: MoyoState) -> dict[str, int]:
+        return self.victory_points(state)
+
+    def match_winners(self, points: list[dict[str, int]]) -> tuple[tuple[str, ...], dict[str, int]]:
+        return match_winners(points)
+
     def victory_points(self, state: MoyoState) -> dict[str, int]:
         """4.2: the winner scores the stones they could still place; a loser or a draw 0."""
         won = state.winners if len(state.winners) == 1 else ()

@@ -1,0 +1,365 @@
+"""СуДоку, the card-scoring game (rules/cards.md): lay the card you hold, score the cards
+already in its block, row and column.
+
+Rule numbers in messages and comments refer to rules/cards.md. The pile and the hands
+are hidden (6.1): the game is dealt from the dealer's seed (corr.dealer), which only the
+dealer's copy knows until the reveal. Everything else - the board, every score, the
+track, who holds a card, how many cards the pile has left - is public, and that is all
+`state_key` (the records' state hash) covers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from corr.dealer import shuffle
+from corr.errors import IllegalMove, UsageError
+from corr.games.aswritten import AsWritten, Window
+from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.grid import Grid, describe_clashes
+from corr.geometry import COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
+from corr.notation import Move, Placement
+from corr.puzzles.appendix import parse_puzzle, puzzle_text
+
+TRACK = 40  # 3.2: steps of the score track; a lap token is worth 40
+_DECK_TERM = re.compile(r"(\d{1,2})x([1-9])(?:-([1-9]))?")
+#: 1.2 ruling: nine cards of each digit
+DEFAULT_DECK = "9x1-9"
+
+
+def parse_deck(text: str) -> list[int]:
+    """A deck composition, `9x1-9` or terms like `9x1-9,2x5`, as its cards in order."""
+    cards: list[int] = []
+    for term in text.replace(" ", "").split(","):
+        found = _DECK_TERM.fullmatch(term)
+        if not found:
+            raise UsageError(f"deck term {term!r} is not NxD or NxA-B (e.g. 9x1-9: nine of each digit 1 to 9)")
+        count, low, high = int(found.group(1)), int(found.group(2)), int(found.group(3) or found.group(2))
+        if count < 1 or low > high:
+            raise UsageError(f"deck term {term!r} names no cards")
+        cards += [d for d in range(low, high + 1) for _ in range(count)]
+    if len(cards) > 200:
+        raise UsageError(f"deck={text!r} has {len(cards)} cards; at most 200")
+    return cards
+
+
+@dataclass(frozen=True, slots=True)
+class Scored(Outcome):
+    """A card laid and what it scored (3.1)."""
+
+    points: int = 0
+
+    def told(self) -> tuple[str, ...]:
+        return (f"scores {self.points}",)
+
+    def gained(self) -> tuple[int, ...]:
+        return (self.points,)
+
+    def highlights(self) -> dict[str, dict[str, Any]]:
+        return {"scores": {"points": self.points}} if self.points else {}
+
+
+@dataclass
+class CardsState:
+    grid: Grid
+    points: list[int]  # per seat index: the sum of its turn scores (3.2)
+    holding: list[bool]  # per seat index: holds a card (public; which card is not)
+    hands: list[int]  # per seat index: the card held, 0 for none; all 0 on an undealt copy
+    turn: int = 0
+    drawn: int = 0  # cards taken from the pile, the initial hands included (1.2, 2.3)
+    removed: int = 0  # cards taken out of the game by upheld challenges (4.1)
+    last: Window | None = None  # the card a challenge can still reach (4.1)
+    ending: str = ""  # why the game ends, once that is public; the dealer's reveal follows
+    over: bool = False
+    last_cell: int | None = None
+
+
+class Cards(AsWritten, Game):
+    name = "cards"
+    title = "СуДоку"
+    rules = "cards"
+    min_seats = 2  # 1.4
+    max_seats = 6
+    options = {
+        "deck": Option(DEFAULT_DECK, None, "the cards, e.g. 9x1-9: nine of each digit (1.2)"),
+        "puzzle": Option("", None, "cards on the board at the start: appendix puzzle 1-6 or 81 characters (1.2)"),
+        "mode": Option(
+            "strict",
+            ("strict", "as-written"),
+            "strict: a card breaking the Sudoku rule is refused; as-written: it stands unless challenged (4.1)",
+        ),
+        "end": Option(
+            "pile",
+            ("pile", "hands"),
+            "pile: the game ends when a player cannot draw (5.2); hands: the hands are played out (5.2 ruling)",
+        ),
+    }
+    record_types = frozenset({"move", "challenge", "reveal"})
+    turn_types = frozenset({"move"})
+    dealer_types = frozenset({"reveal"})
+    turn_rule = "cards 1.3"
+    challenge_rule = "cards 4.1"
+    move_word = "card"
+    main_rule = "the Sudoku rule"
+    hidden = True
+    highlight_lists = ("scores",)
+
+    def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
+        super().__init__(options, seats, seed)
+        self.start = parse_puzzle(options["puzzle"]) if options["puzzle"] else [0] * 81
+        self.deck = self.deck_cards(options["deck"], self.start)
+        #: the pile in dealing order, where this copy knows the seed
+        self.pile = shuffle(seed, self.deck, "deck") if seed is not None else None
+
+    @staticmethod
+    def deck_cards(deck: str, start: list[int]) -> list[int]:
+        """1.2 ruling: the deck less one card for each given already on the board."""
+        cards = parse_deck(deck)
+        for d in start:
+            if d and d in cards:
+                cards.remove(d)
+        return cards
+
+    @classmethod
+    def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
+        opts = super().resolve_options(given)
+        if opts["puzzle"]:
+            cells = parse_puzzle(opts["puzzle"])
+            grid = Grid(cells)
+            for c, d in enumerate(cells):
+                if d:
+                    grid.cells[c] = 0
+                    clash = grid.clashes(c, d)
+                    grid.cells[c] = d
+                    if clash:
+                        raise UsageError(f"puzzle: the {d} at {name(c)} breaks the Sudoku rule with {name(clash[0][2])}")
+            opts["puzzle"] = puzzle_text(cells)
+        opts["deck"] = opts["deck"].replace(" ", "")
+        if not cls.deck_cards(opts["deck"], parse_puzzle(opts["puzzle"]) if opts["puzzle"] else [0] * 81):
+            raise UsageError(f"deck={opts['deck']!r} leaves no card to deal")
+        return opts
+
+    # --- position -------------------------------------------------------------------
+    def initial(self) -> CardsState:
+        n = len(self.seats)
+        if len(self.deck) < n:
+            raise UsageError(f"the deck has {len(self.deck)} cards, too few to deal one to each of {n} players (1.2)")
+        state = CardsState(grid=Grid(self.start), points=[0] * n, holding=[True] * n, hands=[0] * n, drawn=n)
+        if self.pile is not None:
+            state.hands = self.pile[:n]  # 1.2: each player draws one card, in seat order
+        return state
+
+    def clone(self, state: CardsState) -> CardsState:
+        return CardsState(
+            grid=state.grid.copy(), points=list(state.points), holding=list(state.holding), hands=list(state.hands),
+            turn=state.turn, drawn=state.drawn, removed=state.removed, last=state.last, ending=state.ending,
+            over=state.over, last_cell=state.last_cell,
+        )
+
+    def to_move(self, state: CardsState) -> str | None:
+        if state.over:
+            return None
+        if state.ending:
+            return "dealer"  # the end is public: the dealer reveals the deal (6.2)
+        return self.seats[state.turn]
+
+    def state_key(self, state: CardsState) -> bytes:
+        # public only: cells, turn, points, who holds a card, the pile's count, the
+        # challenge window and the end; never a hand or the order of the pile (6.1)
+        last = state.last
+        window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
+        holding = "".join("1" if h else "0" for h in state.holding)
+        points = ",".join(map(str, state.points))
+        return bytes(state.grid.cells) + (
+            f"|{state.turn}|{points}|{holding}|{state.drawn}|{state.removed}|{window}|{state.ending}"
+            f"|{'o' if state.over else ''}"
+        ).encode()
+
+    def board(self, state: CardsState) -> list[int]:
+        return state.grid.cells
+
+    def pile_left(self, state: CardsState) -> int:
+        return len(self.deck) - state.drawn
+
+    def held(self, state: CardsState, seat: str) -> int | None:
+        """The card `seat` holds (0: none) where this copy knows it, else None."""
+        if self.pile is None:
+            return None
+        return state.hands[self.seats.index(seat)]
+
+    # --- moves ----------------------------------------------------------------------
+    def legal_moves(self, state: CardsState) -> list[Move]:
+        if state.over or state.ending:
+            return []
+        card = self.held(state, self.seats[state.turn])
+        if card is None:
+            raise UsageError("the legal moves depend on the hidden cards: only the dealer's copy can list them")
+        grid = state.grid
+        return [Placement(card, c) for c in range(81) if not grid.cells[c] and grid.fits(c, card)]
+
+    def blocked(self, state: CardsState) -> bool:
+        """5.1: the player on turn holds a card for which no free cell is legal (known
+        only where the hands are)."""
+        if state.over or state.ending or self.pile is None:
+            return False
+        card = state.hands[state.turn]
+        cand = state.grid.cand
+        return bool(card) and not any(m >> card & 1 for m in cand)
+
+    def auto_actions(self, state: CardsState) -> list[tuple[str, str]]:
+        """The dealer reveals the deal as soon as the game is at its end (6.2)."""
+        if not state.over and (state.ending or self.blocked(state)):
+            return [("reveal", "dealer")]
+        return []
+
+    def check(self, state: CardsState, move: Move) -> IllegalMove | None:
+        """The Sudoku-rule break a card would make (2.1), or None; raises for a card that
+        cannot be laid at all (occupied cell)."""
+        if not isinstance(move, Placement):
+            return None
+        grid = state.grid
+        occupant = grid.cells[move.cell]
+        if occupant:
+            raise IllegalMove("cards 2.1", f"{name(move.cell)} is not free: a {occupant} lies there", (move.cell,))
+        if grid.fits(move.cell, move.digit):
+            return None
+        clashes = grid.clashes(move.cell, move.digit)
+        return IllegalMove(
+            "cards 2.1",
+            f"{move.digit} at {name(move.cell)} breaks the Sudoku rule: {describe_clashes(move.digit, clashes)}",
+            (move.cell,) + tuple(c for _, _, c in clashes),
+        )
+
+    def apply(self, state: CardsState, action: Action) -> Outcome:
+        if action.type == "move":
+            return self._lay(state, action)
+        if action.type == "reveal":
+            return self._reveal(state)
+        return self.challenge(state, action)
+
+    def _lay(self, state: CardsState, action: Action) -> Outcome:
+        move = action.move
+        if not isinstance(move, Placement) or move.claim is not None:
+            raise IllegalMove("cards 2.1", f"a card is laid like 7 (5,4): the card, then the cell; got {move}")
+        seat = action.by
+        index = self.seats.index(seat)
+        if not state.holding[index]:
+            raise IllegalMove("cards 5.2", f"{seat} holds no card")
+        card = self.held(state, seat)
+        if card is not None and card != move.digit:
+            raise IllegalMove("cards 2.1", f"{seat} does not hold a {move.digit}: the card to lay is the one in hand")
+        illegal = self.check(state, move)
+        if illegal is not None and not self.as_written:
+            raise illegal
+        points = self.score(state.grid.cells, move.cell)
+        state.grid.place(move.cell, move.digit)
+        state.points[index] += points  # 2.2
+        state.last_cell = move.cell
+        self.open(state, action, (points,), illegal)  # as-written: challengeable until the next move (4.1)
+        self._draw(state, index)
+        self._next(state)
+        return Scored(illegal=illegal, points=points)
+
+    @staticmethod
+    def score(cells: list[int], cell: int) -> int:
+        """3.1: the cards in the card's block, plus those outside the block in its row or
+        column; the card itself does not count (it is not laid yet)."""
+        field = FIELD_OF[cell]
+        block = FIELD_CELLS[field]
+        row, col = ROW_CELLS[cell // 9], COL_CELLS[cell % 9]
+        points = sum(1 for c in block if cells[c] and c != cell)
+        points += sum(1 for c in row if cells[c] and FIELD_OF[c] != field)
+        points += sum(1 for c in col if cells[c] and FIELD_OF[c] != field)
+        return points
+
+    def _draw(self, state: CardsState, index: int) -> None:
+        """2.3, 5.2: draw from the pile; an empty pile ends the game (end=pile) or leaves
+        the player without a card (end=hands)."""
+        if state.drawn < len(self.deck):
+            if self.pile is not None:
+                state.hands[index] = self.pile[state.drawn]
+            state.drawn += 1
+            return
+        state.hands[index] = 0
+        if self.opts["end"] == "pile":
+            state.ending = "the pile is empty when a player is to draw (5.2)"
+        else:
+            state.holding[index] = False
+
+    def _next(self, state: CardsState) -> None:
+        """1.3: clockwise to the next player who holds a card (5.2 ruling: the others are
+        skipped); nobody holds one: every card is laid or removed (5.1)."""
+        if state.ending:
+            return
+        n = len(self.seats)
+        for step in range(1, n + 1):
+            turn = (state.turn + step) % n
+            if state.holding[turn]:
+                state.turn = turn
+                return
+        state.ending = "every card has been laid or removed (5.1)"
+
+    def _reveal(self, state: CardsState) -> Outcome:
+        """6.2: the seed goes into the log when the game ends, and not before."""
+        if state.over:
+            raise IllegalMove("cards 6.2", "the deal was revealed already")
+        why = state.ending
+        if not why and self.blocked(state):
+            seat = self.seats[state.turn]
+            card = state.hands[state.turn]
+            why = f"{seat} holds {'an' if card == 8 else 'a'} {card}, which fits on no free cell (5.1)"
+        if not why:
+            raise IllegalMove("cards 6.2", "the dealer reveals the deal when the game ends, and the game is not over")
+        state.ending = why
+        state.over = True
+        return Outcome(events=(f"the game ends: {why}; the dealer reveals the deal",))
+
+    def take_back(self, state: CardsState, window: Window, challenger: str) -> str:
+        """4.1 upheld: the card leaves the game and the turn scores nothing; the offender
+        keeps the card already drawn, and play goes on."""
+        cell = window.move.cell  # type: ignore[union-attr]
+        if state.grid.cells[cell] != window.move.digit:  # type: ignore[union-attr]
+            raise IllegalMove("cards 4.1", f"the card of seq {window.seq} is no longer on the board")
+        state.grid.remove(cell)
+        index = self.seats.index(window.by)
+        points = window.credited[0] if window.credited else 0
+        state.points[index] -= points
+        state.removed += 1
+        if state.last_cell == cell:
+            state.last_cell = None
+        return f"{self.moved(window)} leaves the game and scores nothing ({points} taken back)"
+
+    def moved(self, window: Window) -> str:
+        return str(window.move)
+
+    # --- result and views -----------------------------------------------------------
+    def scores(self, state: CardsState) -> dict[str, int]:
+        return dict(zip(self.seats, state.points))
+
+    def result(self, state: CardsState) -> Result:
+        scores = self.scores(state)
+        if not state.over:
+            return Result(False, (), scores)
+        best = max(scores.values())
+        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)  # 5.3
+
+    def describe(self, state: CardsState) -> dict[str, Any]:
+        """What every seat sees: the track (3.2), the pile's count, who holds a card."""
+        return {
+            "track": {s: {"laps": p // TRACK, "position": p % TRACK} for s, p in zip(self.seats, state.points)},
+            "pile": self.pile_left(state),
+            "holding": dict(zip(self.seats, state.holding)),
+            "removed": state.removed,
+            "end": state.ending if state.over else None,
+        }
+
+    def view(self, state: CardsState, seat: str | None) -> dict[str, Any]:
+        """6.1: a seat sees its own card and nobody else's; the public sees no card."""
+        data = self.describe(state)
+        if seat is not None:
+            card = self.held(state, seat)
+            if card is not None:
+                data["hand"] = [card] if card else []
+        return data
