@@ -101,9 +101,29 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
     data.update(game.view(state, seat))
     if seat is not None:
         data["viewer"] = seat
-        if not game.dealt:  # a player's copy: what the dealer told this seat, if anything
-            data.update(rep.private.get(seat, {}))
+        if not game.dealt:  # a player's copy: what the dealer told this seat, if still true
+            data.update(told(rep, seat))
     return data
+
+
+def told(rep: Replay, seat: str) -> dict[str, Any]:
+    """What the dealer's latest message told `seat` of its hidden state (`rep.private`:
+    seat -> {"seq": N, "view": {...}}), while it still holds: a hand changes only when
+    its seat acts, so the panel is dropped once the seat has made a record after seq N."""
+    entry = rep.private.get(seat)
+    if not entry:
+        return {}
+    since = entry.get("seq", 0)
+    if any(step.record.by == seat and step.record.seq > since for step in rep.steps):
+        return {}
+    return dict(entry.get("view", {}))
+
+
+def private(rep: Replay, seat: str) -> dict[str, Any]:
+    """The part of `seat`'s view the public view lacks (its hand): what a dealer's message
+    to that seat carries besides the public position."""
+    own, public = position(rep, seat), position(rep)
+    return {k: v for k, v in own.items() if k not in public and k != "viewer"}
 
 
 def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
