@@ -80,6 +80,8 @@ def audit(path: Path | str) -> dict[str, Any]:
         findings.append(open_illegal)
     findings.extend(_late(rep))
     _link_rulings(findings)
+    if log.header.commitment is not None:
+        report["deal"] = _deal(log)
     result = rep.result()
     report.update(
         seq=rep.seq,
@@ -89,6 +91,19 @@ def audit(path: Path | str) -> dict[str, Any]:
                 "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
     return report
+
+
+def _deal(log: store.GameLog) -> dict[str, Any]:
+    """Whether the hidden cards could be checked: after the dealer's reveal the replay
+    re-dealt from the seed and checked every card; before it, only the public part."""
+    from corr.dealer import revealed
+
+    seq = next((r.seq for r in log.records if r.type == "reveal" and r.by == "dealer"), None)
+    if revealed(log) is not None:
+        return {"checked": True, "reveal": seq,
+                "detail": f"re-dealt from the seed revealed at seq {seq}: every card matches the commitment"}
+    return {"checked": False, "reveal": None,
+            "detail": "not yet checkable: the dealer reveals the seed when the game ends; everything public verified"}
 
 
 def _late(rep: engine.Replay) -> list[dict[str, Any]]:
@@ -137,6 +152,8 @@ def summary(report: dict[str, Any]) -> str:
         where = f"seq {f['seq']}" if f["seq"] is not None else "log"
         ruled = f" (ruled on at seq {f['ruling']})" if f.get("ruling") else ""
         lines.append(f"  {f['kind']} at {where}: {f['detail']}{ruled}")
+    if "deal" in report:
+        lines.append(f"deal: {report['deal']['detail']}")
     if "result" in report:
         r = report["result"]
         scores = ", ".join(f"{s} {n}" for s, n in r["scores"].items())

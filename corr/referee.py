@@ -116,14 +116,17 @@ def examine(log: store.GameLog, seq: int) -> dict[str, Any]:
     }
 
 
-OUTCOME_TEXT = {
-    "legal": "legal: the record kept the rules",
-    "upheld": "challenge upheld: the tile went back to the supply",
-    "rejected": "challenge rejected: the move kept the rules",
-    "stood": "illegal, but not challenged before the next move: it stands for good (combat 4.1)",
-    "open": "illegal, not challenged yet: it can be challenged until the next move is recorded",
-    "voided": "void by a ruling: the game goes on as if it had never been recorded",
-}
+def outcome_text(game: Any, outcome: str) -> str:
+    """An examined record's outcome in words, with the game's own penalty and rule."""
+    rule = getattr(game, "challenge_rule", "")
+    return {
+        "legal": "legal: the record kept the rules",
+        "upheld": f"challenge upheld: {getattr(game, 'upheld_words', 'the move was taken back')}",
+        "rejected": "challenge rejected: the move kept the rules",
+        "stood": f"illegal, but not challenged before the next move: it stands for good ({rule})",
+        "open": "illegal, not challenged yet: it can be challenged until the next move is recorded",
+        "voided": "void by a ruling: the game goes on as if it had never been recorded",
+    }[outcome]
 
 
 def public(report: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +154,7 @@ def render(report: dict[str, Any], fmt: str = "text") -> str:
         "p": position(before),
         "rows": rows,
         "board_text": render_position(before, "text") if fmt == "text" else "",
-        "outcome_text": OUTCOME_TEXT[report["outcome"]],
+        "outcome_text": outcome_text(before.game, report["outcome"]),
     }
     name_ = "examine.txt" if fmt == "text" else "examine.html"
     return environment().get_template(name_).render(context)

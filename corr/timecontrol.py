@@ -16,7 +16,7 @@ and `vacation_days` (per player per calendar year, default 0).
 
 Thinking time: a seat's turn starts at the `at` of the previous record (the header's
 `created` for the first) and ends at the `at` of the record the seat makes on it.
-Comments and draw offers are talk, not turns: they neither start nor end a turn, so a
+Comments, draw offers and the dealer's reveal are talk, not turns: they neither start nor end a turn, so a
 comment never resets anyone's clock. A `vacation` record (note = whole days) stops its
 seat's clock for that many days from its `at`. Rulings are not turns either; one that
 adjusts a clock (`adjust-clock A=+2`) gives the seat that much more time from where it
@@ -41,7 +41,7 @@ THEIR_TYPES = frozenset({"move", "challenge", "pass", "vacation"})
 #: Of those, the ones that count as a move (period blocks, bank increments).
 MOVE_TYPES = frozenset({"move", "challenge", "pass"})
 #: Records that are talk, not play: they do not start or end a turn.
-TALK_TYPES = frozenset({"comment", "draw-offer", "ruling"})
+TALK_TYPES = frozenset({"comment", "draw-offer", "ruling", "reveal"})
 
 _REQUIRED = {"per-move": ("days",), "period": ("moves", "days"), "bank": ("days", "increment", "cap")}
 _OPTIONAL = ("remind_hours", "vacation_days")

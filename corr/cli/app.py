@@ -25,6 +25,10 @@ app = typer.Typer(
 LogFile = Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)]
 Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+ForSeat = Annotated[
+    Optional[str],
+    typer.Option("--for", metavar="SEAT", help="Show what this seat may see (its own hidden cards); default: the public view."),
+]
 SignKey = Annotated[
     Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")
 ]

@@ -8,14 +8,20 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, out
+from corr.cli.app import Format, ForSeat, JsonFlag, LogFile, app, check_format, out
 
 
 def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
-    """Replay a log for a read-only command; a torn last line is left out and reported."""
+    """Replay a log for a read-only command; a torn last line is left out and reported.
+    On a player's copy of a game with hidden cards, what the dealer's mail told each
+    seat is kept for that seat's view."""
     from corr import engine
 
     rep = engine.load(file, upto=upto)
+    if not rep.game.dealt:
+        from corr.mail.compose import private_views
+
+        rep.private = private_views(file)
     torn = rep.log.torn
     if torn is not None:
         typer.echo(
@@ -66,21 +72,28 @@ def show(
     file: LogFile,
     at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Show the position after this seq.")] = None,
     fmt: Format = "text",
+    seat: ForSeat = None,
 ) -> None:
     """Show a position: the board, scores and whose turn it is.
+
+    Without --for the view is public: no hidden card of any seat. With --for SEAT it is
+    what that seat may see: in the card game its own card, known on the dealer's copy
+    (beside FILE.secret) or, on a player's copy, from the dealer's latest mail.
 
     \b
     Example:
       corr show game.corr --at 12 --format json
+      corr show cards.corr --for B
     """
     from corr.errors import UsageError
     from corr.render import render_position
+    from corr.view import viewer
 
     check_format(fmt, ("text", "html", "json"))
     rep = _load(file, upto=at)
     if at is not None and not 0 <= at <= len(rep.log.records):
         raise UsageError(f"--at {at} is outside the log (seq 0 to {len(rep.log.records)})")
-    out(render_position(rep, fmt))
+    out(render_position(rep, fmt, viewer(rep, seat)))
 
 
 @app.command()
@@ -88,13 +101,24 @@ def legal(file: LogFile, as_json: JsonFlag = False) -> None:
     """List the moves the seat on turn may make.
 
     With --json: {"seat": "A", "moves": ["2 (1,1)", ...]}; seat is null when the game is over.
+    In a game with hidden cards the moves depend on the seat's card: only the dealer's
+    copy (beside FILE.secret) can list them.
 
     \b
     Example:
       corr legal game.corr --json
     """
+    from corr.errors import UsageError
+
     rep = _load(file)
     seat = rep.to_move()
+    if seat is not None and not rep.game.dealt:
+        from corr.dealer import secret_path
+
+        raise UsageError(f"{file}: the legal moves of {rep.game.title} depend on hidden cards, and this copy has "
+                         f"no dealer's secret ({secret_path(file).name}); the dealer's copy lists them")
+    if seat == "dealer":
+        seat = None  # the game is at its end: only the dealer's reveal is left
     moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
     if as_json:
         out(json.dumps({"seat": seat, "moves": moves}) + "\n")

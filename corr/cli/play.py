@@ -65,12 +65,22 @@ def new(
     host_key: Annotated[
         Optional[str], typer.Option("--host-key", metavar="FILE", help="The host's public key (.pub).")
     ] = None,
+    dealer_key: Annotated[
+        Optional[Path],
+        typer.Option("--dealer-key", metavar="KEY", help="Games with hidden cards: the host's private key, "
+                     "which signs the dealer's records (needs --host and --host-key)."),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
     """Start a game: write the log's header and show the first position.
 
     Refuses an existing FILE, an unknown game or option, a bad option value and a
     wrong number of players.
+
+    A game with hidden cards (cards) makes its creator the dealer: the shuffle seed is
+    kept in FILE.secret beside the log (readable by you only; never mail it), the
+    header carries its SHA-256 commitment, and the seed is revealed in the log when
+    the game ends. Moves are then taken on this copy only; players mail theirs in.
 
     \b
     Examples:
@@ -80,6 +90,7 @@ def new(
       corr new combat game.corr -p "Anna <anna@example.org>" -p Ben --key A=anna.pub
       corr new combat game.corr -p Anna -p Ben --time per-move:3,vacation=14
       corr new combat game.corr -p Anna -p Ben --referee "Rita <rita@example.org>" --referee-key rita.pub
+      corr new cards cards.corr -p Anna -p Ben -p Cleo -o end=hands
     """
     from corr import engine
     from corr.errors import UsageError
@@ -88,7 +99,7 @@ def new(
     if revenge_of is not None:
         from corr.match import revenge_options
 
-        if player or option or key or time or referee or referee_key or host or host_key:
+        if player or option or key or time or referee or referee_key or host or host_key or dealer_key:
             raise UsageError("a revenge game takes players, options, keys, time, referee and host from OLD: "
                              "drop the others")
         old = engine.load(revenge_of)
@@ -110,7 +121,11 @@ def new(
 
             time_control = timecontrol.parse(time)
         officials = _officials(referee, referee_key, host, host_key)
-    rep = engine.new_game(file, game, player, options, keys, time_control, officials)
+    rep = engine.new_game(file, game, player, options, keys, time_control, officials, dealer_key)
+    if rep.game.hidden:
+        from corr.dealer import secret_path
+
+        typer.echo(f"dealer: the seed is in {secret_path(file)} (keep it; never mail it)", err=True)
     _after(rep, fmt)
 
 
@@ -197,7 +212,9 @@ def challenge(
 ) -> None:
     """Challenge the last placement as breaking the Sudoku rule (mode=as-written).
 
-    Upheld: the tile goes back and the challenger places two tiles next turn (combat 4.1).
+    Upheld, the game's penalty applies: in Combat the tile goes back and the challenger
+    places two tiles next turn (combat 4.1); in the card game the card leaves the game
+    and scores nothing (cards 4.1).
 
     \b
     Example:

@@ -44,6 +44,8 @@ class AsWritten:
     #: what a move is called, and the rule an illegal one breaks, for the messages
     move_word: ClassVar[str] = "move"
     main_rule: ClassVar[str] = "the main rule"
+    #: what an upheld challenge did, in a referee's report: "the tile went back to the supply"
+    upheld_words: ClassVar[str] = "the move was taken back"
     opts: dict[str, str]
     seats: list[str]
 

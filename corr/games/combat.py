@@ -94,6 +94,7 @@ class Combat(AsWritten, Game):
     highlight_lists = ("conquests",)
     challenge_rule = "combat 4.1"
     move_word = "placement"
+    upheld_words = "the tile went back to the supply"
     main_rule = "the Sudoku rule"
 
     # --- position -------------------------------------------------------------------
