@@ -66,3 +66,19 @@ def test_disputed_example_holds_the_referees_report_and_ruling(tmp_path: Path) -
     rulings = [f for f in r["findings"] if f["kind"] == "ruling"]
     assert [(f["seq"], f["target"], f["decision"]) for f in rulings] == [(ruling, 9, "uphold")]
     assert r["intact"] and r["result"]["over"]
+
+
+def test_cards_example_reveals_the_deal_and_audit_checks_every_card() -> None:
+    """cards 6.2: the seed is in the log, it matches the header's commitment, and the
+    replay re-dealt from it (a card not held would make the log corrupt)."""
+    r = report("cards-3p.corr")
+    assert r["deal"]["checked"] and r["deal"]["reveal"] == r["records"]
+    assert set(r["result"]["scores"]) == {"A", "B", "C"}
+    assert sum(e["points"] for e in r["scores"]) == sum(r["result"]["scores"].values())
+
+
+def test_cards_as_written_example_has_an_upheld_challenge_and_a_break_that_stood() -> None:
+    findings = report("cards-as-written.corr")["findings"]
+    kinds = {f["kind"]: f for f in findings}
+    assert "challenge-upheld" in kinds and "cards 2.1" in kinds["challenge-upheld"]["detail"]
+    assert kinds["illegal-unchallenged"]["seq"] == 15
