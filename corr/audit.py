@@ -43,6 +43,7 @@ def audit(path: Path | str) -> dict[str, Any]:
     report["intact"] = log.torn is None
     highlights: dict[str, list[dict[str, Any]]] = {key: [] for key in rep.game.highlight_lists}
     open_illegal: dict[str, Any] | None = None
+    quiet = None
     for step in rep.steps:
         record, outcome = step.record, step.outcome
         if record.type == "move":
@@ -53,12 +54,17 @@ def audit(path: Path | str) -> dict[str, Any]:
                 open_illegal = _finding(
                     record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
                 )
-        for key, entry in outcome.highlights().items():
-            highlights.setdefault(key, []).append(
-                {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
-            )
-        for kind, detail in outcome.findings():
-            findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
+        if outcome is not quiet:  # most moves share one outcome that reports nothing
+            marked = outcome.highlights()
+            found = outcome.findings()
+            if not marked and not found:
+                quiet = outcome
+            for key, entry in marked.items():
+                highlights.setdefault(key, []).append(
+                    {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
+                )
+            for kind, detail in found:
+                findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
         if record.type == "challenge":
             detail = "; ".join(outcome.events) or outcome.verdict or ""
             findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))

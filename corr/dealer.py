@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
@@ -48,6 +47,8 @@ class Secret:
 
 def new_seed() -> str:
     """A fresh random seed: 128 bits as 32 hex digits."""
+    import secrets  # only new games need it: keep it off every move's start-up
+
     return secrets.token_hex(16)
 
 
