@@ -24,6 +24,8 @@ SEAT_LETTERS = "ABCDEF"
 #: Records about time, judged by the engine against the header's time control (DESIGN 6).
 CLOCK_TYPES = frozenset({"timeout", "vacation"})
 ENGINE_TYPES = frozenset({"comment"}) | CLOCK_TYPES
+#: Records that may still follow a game ended by a timeout or a forfeit.
+AFTER_FORFEIT = frozenset({"comment", "reveal"})
 
 
 def state_hash(game: Game, state: Any, forfeit: str | None = None) -> str:
@@ -176,6 +178,15 @@ def apply(game: Game, state: Any, action: Action) -> Outcome:
     return game.apply(state, action)
 
 
+def reveal_after_forfeit(rep: Replay, state: Any, action: Action) -> Outcome:
+    """A game with hidden information that a timeout or forfeit ended is over too: the
+    dealer reveals the deal, so the cards played can still be checked (cards 6.2)."""
+    check_turn(rep.game, state, action)  # the dealer's record, in a game that has one
+    if any(step.record.type == "reveal" for step in rep.steps):
+        raise IllegalMove("", "the deal was revealed already")
+    return Outcome(events=(f"the game is over ({rep.forfeit} lost {rep.forfeit_cause}); the dealer reveals the deal",))
+
+
 def advance(rep: Replay, record: Record, index: int) -> tuple[Action, Outcome]:
     """Judge record number `index` of the log against the position and apply it; raises
     the error of the rule it breaks. The caller checks hashes and signatures."""
@@ -185,8 +196,10 @@ def advance(rep: Replay, record: Record, index: int) -> tuple[Action, Outcome]:
         return Action(record.seq, record.type, record.by, None, record.target), rulings.apply(rep, record, index)
     move = parse(record.move) if record.move is not None else None
     action = Action(record.seq, record.type, record.by, move, record.target)
-    if rep.forfeit is not None and record.type != "comment":
+    if rep.forfeit is not None and record.type not in AFTER_FORFEIT:
         raise IllegalMove("", f"the game is over: {rep.forfeit} lost {rep.forfeit_cause}")
+    if rep.forfeit is not None and record.type == "reveal":
+        return action, reveal_after_forfeit(rep, rep.state, action)
     if record.type in CLOCK_TYPES:
         clock_record(rep, rep.state, action, record.at, record.note, rep.standing(index))
     return action, apply(rep.game, rep.state, action)
@@ -398,7 +411,10 @@ def extend(
     if record_type in CLOCK_TYPES:
         clock_record(current, trial, action, stamp, note, current.standing())
     while True:
-        outcome = apply(game, trial, action)
+        if current.forfeit is not None and action.type == "reveal":
+            outcome = reveal_after_forfeit(current, trial, action)
+        else:
+            outcome = apply(game, trial, action)
         record = Record(
             seq=seq, type=action.type, by=action.by, at=stamp,
             move=str(action.move) if action.move is not None else None,
@@ -418,7 +434,10 @@ def extend(
 
             record = sign(signer, current.header.id, record)
         steps.append(Step(record, action, outcome))
-        auto = game.auto_actions(trial)
+        if current.forfeit is not None:  # a timeout ended the game: only the dealer's reveal is left
+            auto = [("reveal", dealer.DEALER)] if game.hidden and action.type != "reveal" else []
+        else:
+            auto = game.auto_actions(trial)
         if not auto:
             break
         prev = store.line_hash(store.dump(record))
