@@ -111,3 +111,21 @@ def test_readme_referee_section_settles_a_dispute(tmp_path: Path, corr, monkeypa
     position = json.loads(corr("show", "dispute.corr", "--format", "json").out)
     assert position["board"][0] == "." and position["to_move"] == "A"
     assert "ruling" in Path("audit.html").read_text()
+
+
+def test_readme_card_game_section_deals_and_plays(tmp_path: Path, corr, monkeypatch) -> None:
+    """The dealer's walkthrough; `<card>` is the card Anna holds, as `show --for A` tells her."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("СуДоку, the card game")
+    assert commands[0][:2] == ["new", "cards"]
+    for args in commands:
+        if any("<card>" in a for a in args):
+            card = json.loads(corr("show", "cards.corr", "--for", "A", "--format", "json").out)["hand"][0]
+            args = [a.replace("<card>", str(card)) for a in args]
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    view = json.loads(result.out)
+    assert view["viewer"] == "B" and len(view["hand"]) == 1 and view["pile"] == 81 - 4
+    assert (tmp_path / "cards.corr.secret").exists()
