@@ -212,11 +212,16 @@ def signing_keys(header: Header) -> dict[str, str]:
 
 def official_keys(header: Header) -> dict[str, str]:
     """"referee" / "host" -> public key, for the officials the header names: their
-    rulings are always signed. The dealer signs with the host's key."""
-    keys = {role: o.key for role in ("referee", "host") if (o := getattr(header, role)) is not None}
-    if header.commitment is not None and header.host is not None:
-        keys[dealer.DEALER] = header.host.key
-    return keys
+    rulings are always signed."""
+    return {role: o.key for role in ("referee", "host") if (o := getattr(header, role)) is not None}
+
+
+def dealer_keys(header: Header) -> dict[str, str]:
+    """"dealer" -> the host's public key, when a game with hidden information names a
+    host: the dealer's records are then signed with it."""
+    if header.commitment is None or header.host is None:
+        return {}
+    return {dealer.DEALER: header.host.key}
 
 
 def replay(log: store.GameLog, upto: int | None = None) -> Replay:
@@ -233,7 +238,7 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     add_step = result.steps.append
     state_key = game.state_key
     sha256 = hashlib.sha256
-    keys = signing_keys(log.header) | official_keys(log.header)
+    keys = signing_keys(log.header) | official_keys(log.header) | dealer_keys(log.header)
     for index, record in enumerate(log.records):
         if upto is not None and record.seq > upto:
             break
