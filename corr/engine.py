@@ -117,7 +117,10 @@ def make_game(header: Header, seed: str | None = None) -> Game:
     if cls.hidden != (header.commitment is not None):
         need = "needs the dealer's commitment" if cls.hidden else "has no hidden information, so no commitment"
         raise CorruptLog(f"line 1 (header): {cls.title} {need}", kind="header")
-    return cls(options, seats, seed)
+    try:
+        return cls(options, seats, seed)
+    except UsageError as err:  # options that cannot go with these seats
+        raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
 
 
 def check_turn(game: Game, state: Any, action: Action) -> None:
@@ -303,6 +306,7 @@ def make_header(
             f"{cls.title} is for {cls.min_seats}-{cls.max_seats} players; {len(players)} given (use --player per seat)"
         )
     resolved = cls.resolve_options(options)
+    cls(resolved, list(SEAT_LETTERS[: len(players)]))  # options that cannot go with this many seats
     seats = [seat_entry(SEAT_LETTERS[i], player, (keys or {}).get(SEAT_LETTERS[i])) for i, player in enumerate(players)]
     unknown = sorted(set(keys or {}) - set(SEAT_LETTERS[: len(players)]))
     if unknown:
@@ -359,16 +363,28 @@ def new_game(
         raise UsageError(f"{dealer.secret_path(path)} already exists; move it away or choose another file name")
     log = store.create(path, header)
     log.secret = secret
+    written = False
     try:
         if header.host is not None or dealer_key is not None:
             if header.host is None:
                 raise UsageError("--dealer-key signs the dealer's records as the host: name the host too (--host, --host-key)")
             dealer.signer(log)  # the key must be the host's
         dealer.write_secret(path, secret)
-    except BaseException:
+        written = True
+        rep = replay(log)
+        auto = rep.game.auto_actions(rep.state)
+        if auto:  # the game is at its end before the first move: the dealer reveals
+            with store.writing(path) as writer:
+                writer.log.secret = secret
+                rep = replay(writer.log)
+                writer.append(extend(rep, auto[0][0], auto[0][1]))
+                rep.log = writer.log
+        return rep
+    except BaseException:  # nothing of a game that could not start stays behind
         Path(path).unlink()
+        if written:
+            dealer.secret_path(path).unlink()
         raise
-    return replay(log)
 
 
 def start(header: Header, seed: str | None = None) -> Replay:
@@ -378,7 +394,11 @@ def start(header: Header, seed: str | None = None) -> Replay:
     log = store.GameLog(path=Path(f"<{header.id}>"), header=header, header_raw=raw, size=len(raw) + 1)
     if seed is not None:
         log.secret = dealer.Secret(seed)
-    return replay(log)
+    rep = replay(log)
+    auto = rep.game.auto_actions(rep.state)
+    if auto:  # at its end before the first move (new_game does the same on disk)
+        store.add(log, extend(rep, auto[0][0], auto[0][1]))
+    return rep
 
 
 def extend(

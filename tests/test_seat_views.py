@@ -214,3 +214,23 @@ def test_a_timeout_ends_a_card_game_and_the_dealer_reveals(corr, tmp_path: Path)
     report = json.loads(corr("audit", path, "--json").out)
     assert report["intact"] and report["deal"]["checked"]
     assert report["result"]["forfeit"]["seat"] == "B"
+
+
+def test_a_deal_that_cannot_start_leaves_nothing_behind(corr, tmp_path: Path) -> None:
+    path = tmp_path / "small.corr"
+    result = corr("new", "cards", path, *PLAYERS, "-o", "deck=1x5-6")
+    assert result.code == 1 and "too few to deal one to each of 3 players (1.2)" in result.err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_over_before_the_first_move_is_revealed_at_once(corr, tmp_path: Path) -> None:
+    """cards 5.1: nine 5s on the board and only 5s in the deck: Anna's card fits nowhere."""
+    cells = ["."] * 81
+    for f in range(9):
+        cells[((f // 3) * 3 + f % 3) * 9 + (f % 3) * 3 + f // 3] = "5"
+    path = tmp_path / "stuck.corr"
+    result = corr("new", "cards", path, *PLAYERS, "-o", "deck=12x5", "-o", "puzzle=" + "".join(cells), "-f", "none")
+    assert result.code == 0, result.err
+    assert [r.type for r in store.read(path).records] == ["reveal"]
+    report = json.loads(corr("audit", path, "--json").out)
+    assert report["intact"] and report["result"]["over"] and report["deal"]["checked"]

@@ -102,6 +102,7 @@ class Cards(AsWritten, Game):
     turn_rule = "cards 1.3"
     challenge_rule = "cards 4.1"
     move_word = "card"
+    upheld_words = "the card left the game and scored nothing"
     main_rule = "the Sudoku rule"
     hidden = True
     highlight_lists = ("scores",)
@@ -110,6 +111,10 @@ class Cards(AsWritten, Game):
         super().__init__(options, seats, seed)
         self.start = parse_puzzle(options["puzzle"]) if options["puzzle"] else [0] * 81
         self.deck = self.deck_cards(options["deck"], self.start)
+        if len(self.deck) < len(seats):
+            raise UsageError(
+                f"the deck has {len(self.deck)} cards, too few to deal one to each of {len(seats)} players (1.2)"
+            )
         #: the pile in dealing order, where this copy knows the seed
         self.pile = shuffle(seed, self.deck, "deck") if seed is not None else None
 
@@ -144,8 +149,6 @@ class Cards(AsWritten, Game):
     # --- position -------------------------------------------------------------------
     def initial(self) -> CardsState:
         n = len(self.seats)
-        if len(self.deck) < n:
-            raise UsageError(f"the deck has {len(self.deck)} cards, too few to deal one to each of {n} players (1.2)")
         state = CardsState(grid=Grid(self.start), points=[0] * n, holding=[True] * n, hands=[0] * n, drawn=n)
         if self.pile is not None:
             state.hands = self.pile[:n]  # 1.2: each player draws one card, in seat order
