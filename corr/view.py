@@ -102,7 +102,7 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
     if seat is not None:
         data["viewer"] = seat
         if not game.dealt:  # a player's copy: what the dealer told this seat, if still true
-            data.update(told(rep, seat))
+            data.update((k, v) for k, v in told(rep, seat).items() if k not in data)
     return data
 
 

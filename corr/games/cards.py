@@ -18,7 +18,7 @@ from corr.dealer import shuffle
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
-from corr.games.grid import Grid, describe_clashes
+from corr.games.grid import Grid, sudoku_break
 from corr.geometry import COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
 from corr.notation import Move, Placement
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
@@ -226,14 +226,7 @@ class Cards(AsWritten, Game):
         occupant = grid.cells[move.cell]
         if occupant:
             raise IllegalMove("cards 2.1", f"{name(move.cell)} is not free: a {occupant} lies there", (move.cell,))
-        if grid.fits(move.cell, move.digit):
-            return None
-        clashes = grid.clashes(move.cell, move.digit)
-        return IllegalMove(
-            "cards 2.1",
-            f"{move.digit} at {name(move.cell)} breaks the Sudoku rule: {describe_clashes(move.digit, clashes)}",
-            (move.cell,) + tuple(c for _, _, c in clashes),
-        )
+        return sudoku_break(grid, move.cell, move.digit, "cards 2.1")
 
     def apply(self, state: CardsState, action: Action) -> Outcome:
         if action.type == "move":

@@ -11,7 +11,7 @@ from typing import Any
 from corr.errors import IllegalMove
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
-from corr.games.grid import Grid, describe_clashes
+from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, cell_of, digits_of, name
 from corr.notation import Move, Placement
 
@@ -179,14 +179,7 @@ class Combat(AsWritten, Game):
             raise IllegalMove("combat 2.1", f"{name(move.cell)} is occupied by a {occupant}", (move.cell,))
         if grid.counts[move.digit] >= TILES_PER_DIGIT:
             raise IllegalMove("combat 1.1", f"no {move.digit} is left in the supply: all nine are on the board")
-        if grid.fits(move.cell, move.digit):
-            return None
-        clashes = grid.clashes(move.cell, move.digit)
-        return IllegalMove(
-            "combat 2.2",
-            f"{move.digit} at {name(move.cell)} breaks the Sudoku rule: {describe_clashes(move.digit, clashes)}",
-            (move.cell,) + tuple(c for _, _, c in clashes),
-        )
+        return sudoku_break(grid, move.cell, move.digit, "combat 2.2")
 
     def _place(self, state: CombatState, action: Action) -> Outcome:
         move = action.move

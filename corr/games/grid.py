@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import compress
 
+from corr.errors import IllegalMove
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name
 
 _ROW = [c // 9 for c in range(81)]
@@ -194,3 +195,16 @@ def describe_clashes(digit: int, clashes: list[tuple[str, int, int]]) -> str:
         units.setdefault(c, []).append(f"{kind} {number}")
     parts = [f"at {name(c)} in {' and '.join(where)}" for c, where in units.items()]
     return f"a {digit} already stands " + " and ".join(parts)
+
+
+def sudoku_break(grid: Grid, cell: int, digit: int, rule: str) -> IllegalMove | None:
+    """The break of the Sudoku rule that `digit` on the empty `cell` would make, citing
+    `rule` and naming the tiles it repeats; None when it fits."""
+    if grid.fits(cell, digit):
+        return None
+    clashes = grid.clashes(cell, digit)
+    return IllegalMove(
+        rule,
+        f"{digit} at {name(cell)} breaks the Sudoku rule: {describe_clashes(digit, clashes)}",
+        (cell,) + tuple(c for _, _, c in clashes),
+    )

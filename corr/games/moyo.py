@@ -12,7 +12,7 @@ from typing import Any
 
 from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
-from corr.games.grid import Grid, describe_clashes
+from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
 from corr.notation import Placement, ShimaPick
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
@@ -292,13 +292,9 @@ class Moyo(Game):
                 f"{self.area_name(area)} no longer has a {digit} stone: its {digit} stands at {name(where)}",
                 (cell, where),
             )
-        if not grid.fits(cell, digit):
-            clashes = grid.clashes(cell, digit)
-            raise IllegalMove(
-                "moyo 3.3",
-                f"{digit} at {name(cell)} breaks the Sudoku rule: {describe_clashes(digit, clashes)}",
-                (cell,) + tuple(c for _, _, c in clashes),
-            )
+        illegal = sudoku_break(grid, cell, digit, "moyo 3.3")
+        if illegal is not None:
+            raise illegal
         grid.place(cell, digit)  # 3.3: solvability is not checked
         state.last_cell = cell
         if phase == "handicap":
