@@ -306,3 +306,28 @@ def test_host_takes_a_referees_ruling_and_mails_it_to_every_seat(hosted, corr, t
     got = hosted.inbox.take()
     assert sorted(rcpt[0] for rcpt, _ in got) == sorted(EMAILS.values())
     assert all(m["Subject"] == f"[corr {game_id}] 3. ruling on 2: void" for _, m in got)
+
+
+def test_a_hostile_subject_is_answered_on_one_line_and_the_pass_goes_on(hosted, corr):  # type: ignore[no-untyped-def]
+    """A Subject whose encoded words decode to a newline (a header injection into the
+    refusal) is flattened in the reply, and the moves after it are still taken."""
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    hostile = (
+        b"From: Ben <ben@example.org>\r\nTo: host@example.org\r\nReply-To: eve@example.com\r\n"
+        b"Subject: =?utf-8?q?hello=0D=0ABcc=3A_eve=40example.com?=\r\nMessage-ID: <evil@example.org>\r\n\r\nhi\r\n"
+    )
+    mailbox.Maildir(hosted.maildir, create=False).add(hostile)
+    seat, moves = legal(corr, path)
+    drop(hosted.maildir, reply(game_id, 0, PLAYERS[0], moves[0] + "\n", "<a1@example.org>"))
+    r = hosted.run()
+    assert r.code == 1 and "not a corr message" in r.out
+    assert f"played seq 1 A {moves[0]}" in r.out
+    got = hosted.inbox.take()
+    answers = [(rcpt, m) for rcpt, m in got if m["Auto-Submitted"] == "auto-replied"]
+    ((rcpt, answer),) = answers
+    assert rcpt == ["ben@example.org"]  # the From address, never the Reply-To
+    assert answer["Subject"] == "Re: hello Bcc: eve@example.com" and answer["Bcc"] is None
+    assert len(got) == 4  # the refusal and the move mailed to the three seats

@@ -359,6 +359,43 @@ def test_reply_to_a_refused_message(two_copies, tmp_path, corr):  # type: ignore
     assert "HTML-only" in reply.get_content()
 
 
+
+def test_a_body_move_is_taken_only_from_its_seats_address(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    a, _ = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")  # B to move
+    msg = tmp_path / "x.eml"
+    for sender in (f"Anna <{ANNA}>", "Eve <eve@example.com>", f"Ben <{BEN}>, Eve <eve@example.com>", "", "<>"):
+        data = parse(reply_eml(game_id, 1, "3 (1,1)\n"))
+        del data["From"]
+        if sender:
+            data["From"] = sender
+        msg.write_bytes(data.as_bytes())
+        refused(corr, msg, a.parent, 1, "not from B's address")
+    data = parse(reply_eml(game_id, 1, "3 (1,1)\n"))
+    data.replace_header("From", f"Ben <{BEN.upper()}>")  # addresses compare without case
+    msg.write_bytes(data.as_bytes())
+    assert corr("mail", "ingest", msg, "--games", a.parent).code == 0
+    assert [r.by for r in store.read(a).records] == ["A", "B"]
+
+
+def test_a_refusal_goes_to_the_from_address_only_and_survives_hostile_headers(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    from corr.mail.ingest import ingest_bytes, refusal_reply
+
+    a, _ = two_copies
+    game_id = engine.load(a).header.id
+    play(a, "7 (5,4)")
+    raw = reply_eml(game_id, 1, "<p>3 (1,1)</p>", html=True)
+    raw = (b"Reply-To: Eve <eve@example.com>\r\nSubject: =?utf-8?q?Re=3A_[corr_x]=0ABcc=3A_eve=40example.com?=\r\n"
+           + b"\r\n".join(line for line in raw.split(b"\n") if not line.startswith(b"Subject:")))
+    result = ingest_bytes(raw, a.parent, "hostile.eml")
+    assert not result.ok
+    reply = parse(refusal_reply(result, sender="Host <host@example.org>").as_bytes())
+    assert reply["To"] == f"Ben <{BEN}>"
+    assert reply["Bcc"] is None and "\n" not in reply["Subject"]
+    assert reply["Subject"] == "Re: [corr x] Bcc: eve@example.com"
+
+
 # ---------------------------------------------------------------------------------
 # Mailboxes
 
@@ -514,3 +551,73 @@ def test_two_players_with_their_own_keys_play_a_whole_game_by_eml_only(tmp_path,
     assert anna_log.read_bytes() == ben_log.read_bytes()
     assert engine.load(anna_log).result().over and messages > 20
     assert corr("audit", ben_log).code == 0
+
+
+# ---------------------------------------------------------------------------------
+# Each message is built from its seat's view; the move list is the public one.
+
+# A real Combat opening played without claims; then `7 (1,4)` conquers fields 1 and 4
+# unclaimed (the position of test_combat's MISSED_FIELD_1).
+MISSED_FIELD_1 = (
+    "7 (2,2)", "7 (6,6)", "6 (9,4)", "5 (9,2)", "1 (9,1)", "2 (1,7)", "8 (4,1)", "6 (2,6)",
+    "1 (7,7)", "9 (7,1)", "5 (7,8)", "3 (6,3)", "9 (4,2)", "3 (2,7)", "7 (5,3)", "3 (1,3)",
+    "3 (9,7)", "5 (4,9)", "2 (5,7)", "6 (8,2)", "4 (1,1)", "1 (6,8)", "1 (4,3)", "9 (3,7)",
+    "1 (2,9)", "2 (9,3)", "7 (3,8)", "7 (1,4)",
+)
+
+
+def decoded(msg: EmailMessage) -> str:
+    """Every header and every leaf part of a message, decoded."""
+    out: list[str] = []
+    for part in msg.walk():
+        out += [f"{name}: {value}" for name, value in part.items()]
+        if not part.is_multipart():
+            data = part.get_payload(decode=True) or b""
+            out.append(data.decode(part.get_content_charset() or "utf-8"))
+    return "\n".join(out)
+
+
+def test_a_missed_conquest_is_not_told_by_mail_until_the_game_ends(tmp_path):  # type: ignore[no-untyped-def]
+    from corr.errors import IllegalMove
+    from corr.notation import Placement
+    from corr.record_text import game_text
+
+    log = new_log(tmp_path / "game.corr")
+    play(log, *MISSED_FIELD_1)
+    rep = engine.load(log)
+    assert rep.steps[-1].outcome.untold() == ("misses 1,4",)  # a real missed conquest
+    for seat in "AB":
+        sent = parse(mail_out.compose(rep, seat).as_bytes())
+        text = decoded(sent)
+        assert "7 (1,4)" in text and "misses" not in text
+    # Played on to its end (claiming whatever a move conquers), the log text tells it.
+    while rep.to_move() is not None:
+        move = rep.game.legal_moves(rep.state)[0]
+        try:
+            rep, _ = engine.act(log, "move", text=str(Placement(move.digit, move.cell, ())))
+        except IllegalMove:
+            rep, _ = engine.act(log, "move", text=str(move))
+    rep = engine.load(log)
+    assert rep.result().over
+    assert " 28. B  7 (1,4)  {misses 1,4}" in game_text(rep)
+    final = decoded(parse(mail_out.compose(rep, "A").as_bytes()))
+    assert "28. B  7 (1,4)  {misses 1,4}" in final
+
+
+@pytest.mark.parametrize("game, options", [("combat", {}), ("moyo", {"puzzle": "1"})])
+def test_games_without_hidden_information_mail_the_public_boards(tmp_path, game, options):  # type: ignore[no-untyped-def]
+    from corr.games import game_class
+    from corr.render import render_position
+
+    cls = game_class(game)
+    assert not cls.hidden
+    players = [f"P{i} <p{i}@example.org>" for i in range(cls.min_seats)]
+    rep = engine.new_game(tmp_path / "g.corr", game, players, options)
+    for seat in rep.game.seats:
+        msg = mail_out.compose(rep, seat)
+        assert msg["X-Corr-For"] is None and msg["X-Corr-Private"] is None
+        text = msg.get_body(preferencelist=("plain",)).get_content()
+        html = msg.get_body(preferencelist=("html",)).get_content()
+        assert text.startswith(render_position(rep, "text").rstrip("\n") + "\n\n")
+        assert html == render_position(rep, "html")
+        assert "alone" not in text

@@ -49,12 +49,16 @@ def compose(
 ) -> None:
     """Write the message for the game's latest move to a .eml file (RFC 5322).
 
-    Text and HTML board, the new records and the move list in the body, the log attached
-    as GAME-ID.corr; threads to the game's previous message (kept in FILE.mail.json).
+    Text and HTML board as seat SEAT sees them, the new records and the move list in the
+    body, the public log attached as GAME-ID.corr; threads to the game's previous message
+    (kept in FILE.mail.json). In a game with hidden cards composed on the dealer's copy
+    (FILE.secret beside it), the message shows SEAT its own card and no one else's, and
+    carries it in the X-Corr-For / X-Corr-Private headers; FILE.secret is never attached.
 
     \b
     Example:
       corr mail compose game.corr --to B --out move.eml
+      corr mail compose cards.corr --to C --out to-cleo.eml   # Cleo's card only
     """
     from corr.mail.compose import compose_file, remember
 
@@ -115,8 +119,10 @@ def ingest(
     The game is found by `[corr ID]` in the Subject or the attached log's header; the
     moves come from the attached log (records after your copy's tail) or, without one,
     from the first line of the plain-text body that is a move. Ingesting a message
-    twice changes nothing. One line per message; exit 1 if any was refused, 2 if any
-    carried a diverged or forged log. Maildir messages are read, never moved or marked.
+    twice changes nothing. A move in the body is taken only from its seat's address.
+    A dealer's message telling your seat its card (X-Corr-Private) is kept in
+    FILE.mail.json for `show --for SEAT`. One line per message; exit 1 if any was
+    refused, 2 if any carried a diverged or forged log. Maildir messages are read, never moved or marked.
     With --reply, each refusal is answered (written to --reply-dir, and sent when
     --config is given).
 

@@ -5,6 +5,11 @@ The log travels as an attachment named `<game-id>.corr`, typed
 `application/octet-stream` and base64-encoded: mail clients and relays leave such a
 part byte for byte as sent (text/plain attachments get their line endings and charset
 rewritten), and the log's hash chain is over exact bytes.
+
+Each message is built from the view of the seat it goes to. In a game with hidden
+information, the dealer's message to a seat also carries that seat's private panel (its
+hand) in `X-Corr-For` / `X-Corr-Private`, which the recipient's `corr mail ingest` keeps
+in the sidecar; the attached log is always the public one.
 """
 
 from __future__ import annotations

@@ -5,6 +5,14 @@ multipart/alternative body (the text board, the new records as JSON lines and th
 move list; and the HTML board) and the log attached as `<game-id>.corr`
 (application/octet-stream, base64, so it arrives byte for byte).
 
+Every message is built from the view of the seat it goes to (`corr.view`). In a game
+with hidden information composed on the dealer's copy, that view holds the seat's own
+card: the boards show it, and `X-Corr-For: <seat>` with `X-Corr-Private: <JSON>` (the
+seat's private panel, `corr.view.private`) let the recipient's corr keep it. Nothing of
+another seat's hand or of the pile goes in: the attachment is the public log's bytes,
+never `FILE.secret`, and the move list is the public one (`record_text.game_text`, which
+leaves out what the players are left to notice while the game runs).
+
 Threading: each game keeps its last Message-ID and References chain in a sidecar file
 `FILE.mail.json` next to the log (written atomically). `compose_file` reads it, so
 consecutive messages of a game thread by themselves; `remember` writes it after a
@@ -14,6 +22,7 @@ so a reply threads to the message it answers).
 
 from __future__ import annotations
 
+import json
 import re
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
@@ -30,6 +39,17 @@ DEFAULT_SENDER = "corr@localhost"
 MAX_REFERENCES = 20
 #: The Subject of every corr message: `[corr <game-id>] <seq>. <what>`.
 SUBJECT_RE = re.compile(r"\[corr ([0-9a-z-]{4,64})\](?:\s+(\d+)\.)?")
+#: The headers carrying a seat's private panel: who it is for, and the panel as JSON.
+FOR_HEADER = "X-Corr-For"
+PRIVATE_HEADER = "X-Corr-Private"
+#: What a private panel may hold (it arrives by mail, so it is checked like any input):
+#: the header's length, the number of keys, a key's length, a list's length.
+MAX_PANEL_TEXT = 1000
+MAX_PANEL_KEYS = 8
+MAX_PANEL_KEY = 32
+MAX_PANEL_LIST = 100
+_PANEL_KEY = re.compile(r"[a-z_][a-z0-9_-]{0,%d}" % (MAX_PANEL_KEY - 1))
+_PANEL_INT = 1 << 53
 
 
 def _seat(rep: Any, letter: str) -> Any:
@@ -65,15 +85,40 @@ def subject(rep: Any) -> str:
     return f"[corr {rep.header.id}] {record.seq}. {what(record)}"
 
 
-def plain_body(rep: Any, since_seq: int | None = None) -> str:
-    """The text part: board, the new records as JSON lines, the move list."""
+def private_panel(rep: Any, seat: str) -> dict[str, Any] | None:
+    """What the message to `seat` tells it alone (its hand): only a game with hidden
+    information composed on the dealer's copy has one; None otherwise."""
+    if not rep.game.hidden or not rep.game.dealt:
+        return None
+    from corr.view import private
+
+    return private(rep, seat)
+
+
+def panel_json(panel: dict[str, Any]) -> str:
+    """The panel as the X-Corr-Private header carries it: compact, sorted, ASCII."""
+    return json.dumps(panel, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+
+
+def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None) -> str:
+    """The text part: board (as `seat` sees it; None: the public view), the new records
+    as JSON lines, the move list."""
     from corr.record_text import game_text
     from corr.render import render_position
 
     since = rep.seq - 1 if since_seq is None else since_seq
     since = max(0, min(since, rep.seq))
     new = [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw) if since < record.seq <= rep.seq]
-    parts = [render_position(rep, "text").rstrip("\n"), ""]
+    parts = [render_position(rep, "text", seat).rstrip("\n"), ""]
+    if seat is not None and private_panel(rep, seat):
+        from corr.view import short_name
+
+        holder = next(s for s in rep.header.seats if s.seat == seat)
+        parts += [
+            f"This message is for seat {seat} ({short_name(holder.name)}) alone: it shows your hand,",
+            f"which no other player sees (the {PRIVATE_HEADER} header carries it for corr).",
+            "",
+        ]
     if new:
         parts += [f"New record{'s' if len(new) > 1 else ''} (JSON lines):", *new, ""]
     parts += [
@@ -99,7 +144,8 @@ def compose(
     sender: str | None = None,
     references: list[str] | None = None,
 ) -> EmailMessage:
-    """The message telling seat `to_seat` about the position of `rep`.
+    """The message telling seat `to_seat` about the position of `rep`, as that seat
+    sees it: in a game with hidden information, its own card and no one else's.
 
     `previous_message_id` threads it (In-Reply-To, References) to the game's previous
     message; `references` is that message's References chain when known.
@@ -125,8 +171,12 @@ def compose(
         msg["References"] = " ".join(chain)
     msg["X-Corr-Game"] = rep.header.id
     msg["X-Corr-Seq"] = str(rep.seq)
-    msg.set_content(plain_body(rep, since_seq), subtype="plain", charset="utf-8")
-    msg.add_alternative(render_position(rep, "html"), subtype="html", charset="utf-8")
+    panel = private_panel(rep, seat.seat)
+    if panel:
+        msg[FOR_HEADER] = seat.seat
+        msg[PRIVATE_HEADER] = panel_json(panel)
+    msg.set_content(plain_body(rep, since_seq, seat.seat), subtype="plain", charset="utf-8")
+    msg.add_alternative(render_position(rep, "html", seat.seat), subtype="html", charset="utf-8")
     maintype, subtype = ATTACHMENT_TYPE
     msg.add_attachment(
         log_bytes(rep), maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}"
@@ -149,6 +199,66 @@ def read_sidecar(log_path: Path | str) -> dict[str, Any]:
 
 def write_sidecar(log_path: Path | str, data: dict[str, Any]) -> None:
     write_json(sidecar_path(log_path), data)
+
+
+def panel_problem(view: Any) -> str | None:
+    """Why `view` is not a private panel corr keeps, or None when it is one: a JSON
+    object of at most MAX_PANEL_KEYS short keys whose values are ints, strings, bools or
+    lists of at most MAX_PANEL_LIST ints (a panel arrives by mail: hostile until checked)."""
+    if not isinstance(view, dict):
+        return "not a JSON object"
+    if len(view) > MAX_PANEL_KEYS:
+        return f"{len(view)} keys, at most {MAX_PANEL_KEYS}"
+    for key, value in view.items():
+        if not isinstance(key, str) or not _PANEL_KEY.fullmatch(key):
+            return f"key {str(key)[:MAX_PANEL_KEY]!r} is not a short lower-case name"
+        if isinstance(value, list):
+            if len(value) > MAX_PANEL_LIST:
+                return f"{key}: a list of {len(value)} items, at most {MAX_PANEL_LIST}"
+            if not all(type(item) is int and abs(item) < _PANEL_INT for item in value):
+                return f"{key}: a list holds something other than whole numbers"
+        elif type(value) is int:
+            if abs(value) >= _PANEL_INT:
+                return f"{key}: number out of range"
+        elif isinstance(value, str):
+            if len(value) > MAX_PANEL_TEXT or any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in value):
+                return f"{key}: a text with control characters or too long"
+        elif not isinstance(value, bool):
+            return f"{key}: a {type(value).__name__}, not a number, text, true/false or list of numbers"
+    return None
+
+
+def private_views(log_path: Path | str) -> dict[str, dict[str, Any]]:
+    """What the dealer's messages told the seats of this copy (`corr mail ingest` keeps
+    them in the sidecar): seat -> {"seq": N, "view": {...}}, for `Replay.private`; {} when
+    none. An entry that is not well formed (the sidecar was edited) is left out."""
+    kept = read_sidecar(log_path).get("private")
+    if not isinstance(kept, dict):
+        return {}
+    views: dict[str, dict[str, Any]] = {}
+    for seat, entry in kept.items():
+        if not (isinstance(seat, str) and isinstance(entry, dict)):
+            continue
+        seq, view = entry.get("seq"), entry.get("view")
+        if type(seq) is not int or seq < 0 or panel_problem(view) is not None:
+            continue
+        views[seat] = {"seq": seq, "view": dict(view)}
+    return views
+
+
+def keep_private(log_path: Path | str, seat: str, seq: int, view: dict[str, Any]) -> bool:
+    """Keep what a message at `seq` told `seat`, unless a later message's panel is kept
+    already (messages may arrive out of order); True if it was kept."""
+    data = read_sidecar(log_path)
+    kept = data.get("private")
+    kept = dict(kept) if isinstance(kept, dict) else {}
+    old = kept.get(seat)
+    if isinstance(old, dict) and type(old.get("seq")) is int and old["seq"] > seq:
+        return False
+    kept[seat] = {"seq": seq, "view": view}
+    data["private"] = kept
+    write_sidecar(log_path, data)
+    return True
 
 
 def _chain(message_id: str | None, references: str | None) -> list[str]:

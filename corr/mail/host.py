@@ -8,10 +8,12 @@ One pass (`run_pass`):
    message is answered with `ingest.refusal_reply` (never a message that is itself
    automatic, `Auto-Submitted` other than `no`, so two robots cannot ping-pong);
 2. every game whose log is past the seq last mailed to a seat is mailed to each seat
-   with an email address (`compose.compose`, the seat's own view: games with hidden
-   information will compose per seat). A game the host has never mailed is announced
-   to every seat at its current seq. What was mailed is kept per seat, so a seat whose
-   message could not be sent (SMTP down) is tried again on the next pass;
+   with an email address (`compose.compose`), each message built from that seat's own
+   view: in a game with hidden information the host is the dealer, and each seat's
+   message carries its own card and nobody else's (the attached log is public). A game
+   the host has never mailed is announced to every seat at its current seq. What was
+   mailed is kept per seat, so a seat whose message could not be sent (SMTP down) is
+   tried again on the next pass;
 3. the seat on turn gets a short reminder when `timecontrol.clocks` says it is due, at
    most once per turn.
 
@@ -246,7 +248,11 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
         if _automatic(result.msg):
             echo(f"{source}: not answered (an automatic message)")
             continue
-        reply = refusal_reply(result, sender=config.sender)
+        try:
+            reply = refusal_reply(result, sender=config.sender)
+        except Exception as err:  # noqa: BLE001 - a reply that cannot be built never stops the host
+            echo(f"{source}: no reply sent: it cannot be built ({type(err).__name__}: {err})")
+            continue
         if reply is None:
             echo(f"{source}: nobody to answer")
             continue

@@ -14,10 +14,22 @@ that id. The move comes from
   one is from the future. Games with keys take signed records only, so they need the log
   attached.
 
+  In a game without keys a body move is taken only from the address its seat has in
+  the header (a weak guard: `From:` can be forged; keys are the proof). Without it,
+  anyone could play for the seat on turn, and in a game with hidden cards learn that
+  seat's card from the refusals.
+
 Refused, with a one-line reason and the log unchanged: unknown game, stale or future
-seq, diverged copy or bad chain or signature (exit 2), HTML-only body, a message that is
-not a corr message, an attachment over MAX_ATTACHMENT bytes. Ingesting the same
-message twice changes nothing (a body move's Message-ID is remembered in the sidecar).
+seq, diverged copy or bad chain or signature (exit 2), HTML-only body, a body move from
+an address that is not its seat's, a message that is not a corr message, an attachment
+over MAX_ATTACHMENT bytes. Ingesting the same message twice changes nothing (a body
+move's Message-ID is remembered in the sidecar).
+
+A dealer's message to one seat of a game with hidden information carries that seat's
+private panel (`X-Corr-For`, `X-Corr-Private`: its hand). When the attached log is
+taken in (or adopted with `new`) on a copy that cannot deal, the panel is checked and
+kept in the sidecar (`compose.keep_private`), for `show --for SEAT`. A panel that does
+not hold up is ignored with a note in the result; it never refuses a good message.
 """
 
 from __future__ import annotations
@@ -33,7 +45,16 @@ from typing import Any, Iterator
 
 from corr.errors import CorrError, CorruptLog, NotationError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.mail.compose import SUBJECT_RE, read_sidecar, remember
+from corr.mail.compose import (
+    FOR_HEADER,
+    MAX_PANEL_TEXT,
+    PRIVATE_HEADER,
+    SUBJECT_RE,
+    keep_private,
+    panel_problem,
+    read_sidecar,
+    remember,
+)
 
 #: The largest attached log taken in (bytes, decoded); a bigger one is refused unread.
 MAX_ATTACHMENT = 1 << 20
@@ -185,7 +206,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         rep = engine.load(path)
         remember(path, msg, seen=True)
         return Result(source, True, game=game_id, path=path, msg=msg, records=list(rep.log.records),
-                      message=f"{path.name}: new game {game_id} at seq {rep.seq}")
+                      message=f"{path.name}: new game {game_id} at seq {rep.seq}" + take_panel(msg, path, rep, rep.seq))
     result = Result(source, True, game=game_id, path=path, msg=msg)
     if attached is not None:
         local = engine.load(path)
@@ -201,6 +222,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         else:
             result.message = f"{path.name}: nothing new (this copy has all {len(rows) - 1} records, up to seq {rep.seq})"
         remember(path, msg, seen=True)
+        result.message += take_panel(msg, path, rep, _last_seq(rows))
         return result
     # No attachment: a move in the plain-text body.
     if _seen(path, msg):
@@ -221,11 +243,111 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     move = _first_move(text)
     if move is None:
         raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
-    rep, records = engine.act(path, "move", text=move)
+    on_turn = rep.to_move()
+    if on_turn is not None:
+        _check_sender(rep, msg, on_turn)
+    rep, records = engine.act(path, "move", by=on_turn, text=move)
     result.records = records
     result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move}"
     remember(path, msg, seen=True)
     return result
+
+
+def _check_sender(rep: Any, msg: EmailMessage, seat: str) -> None:
+    """A body move is taken only from the address its seat has in the header (DESIGN 8:
+    a weak guard, said so in the refusal); a seat without an address is not checked."""
+    entry = next((s for s in rep.header.seats if s.seat == seat), None)
+    if entry is None or not entry.email:
+        return
+    try:
+        senders = [a.addr_spec.lower() for a in msg["From"].addresses] if msg["From"] is not None else []
+    except Exception:  # noqa: BLE001 - a From header the parser cannot read is nobody's
+        senders = []
+    if senders != [entry.email.lower()]:
+        raise UsageError(
+            f"the move is seat {seat}'s to make, and this message is not from {seat}'s address in the header "
+            "(a game without keys takes a body move only from its seat's address)"
+        )
+
+
+def _last_seq(rows: list[bytes]) -> int:
+    """The seq of an attached log's last record (0 for a header alone); its lines were
+    checked already."""
+    if len(rows) < 2:
+        return 0
+    try:
+        seq = json.loads(rows[-1]).get("seq")
+    except (ValueError, AttributeError):
+        return 0
+    return seq if type(seq) is int else 0
+
+
+class _Ignored(Exception):
+    """Why a message's private panel is not kept."""
+
+
+def read_panel(msg: EmailMessage, rep: Any, seq: int) -> tuple[str, dict[str, Any]] | None:
+    """The (seat, panel) a message carries for this copy of a game with hidden
+    information, checked as hostile input; None when it carries none. Raises _Ignored
+    with the reason a panel cannot be kept."""
+    from corr.view import position
+
+    wanted = (FOR_HEADER.lower(), PRIVATE_HEADER.lower())
+    found = [(name.lower(), value) for name, value in msg.raw_items() if name.lower() in wanted]
+    if not found:
+        return None
+    for header in (FOR_HEADER, PRIVATE_HEADER):
+        count = sum(1 for name, _ in found if name == header.lower())
+        if count != 1:
+            raise _Ignored(f"{header} given {count} times, once expected")
+    if any(len(str(value)) > 4 * MAX_PANEL_TEXT for _, value in found):
+        raise _Ignored(f"a header over {MAX_PANEL_TEXT} characters")
+    try:
+        seat_text, text = str(msg[FOR_HEADER]), str(msg[PRIVATE_HEADER])
+        game_text, seq_text = str(msg.get("X-Corr-Game") or ""), str(msg.get("X-Corr-Seq") or "")
+    except Exception:  # noqa: BLE001 - a header the parser cannot read
+        raise _Ignored("a header that cannot be read") from None
+    if len(text) > MAX_PANEL_TEXT or len(seat_text) > MAX_PANEL_TEXT:
+        raise _Ignored(f"a header over {MAX_PANEL_TEXT} characters")
+    game = rep.game
+    if not game.hidden:
+        raise _Ignored(f"{game.title} has no hidden information")
+    if game.dealt:
+        raise _Ignored("this copy knows every hand itself")
+    if game_text.strip() and game_text.strip() != rep.header.id:
+        raise _Ignored(f"X-Corr-Game names another game than {rep.header.id}")
+    if seq_text.strip() and seq_text.strip() != str(seq):
+        raise _Ignored(f"X-Corr-Seq is not the attached log's seq {seq}")
+    seat = seat_text.strip().upper()
+    if seat not in game.seats:
+        raise _Ignored(f"{FOR_HEADER} names no seat of this game (seats: {', '.join(game.seats)})")
+    try:
+        view = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _Ignored(f"{PRIVATE_HEADER} is not JSON") from None
+    problem = panel_problem(view)
+    if problem is not None:
+        raise _Ignored(f"{PRIVATE_HEADER}: {problem}")
+    public = set(position(rep)) | {"viewer"}
+    clash = sorted(set(view) & public)
+    if clash:
+        raise _Ignored(f"{PRIVATE_HEADER} would overwrite the public position's {clash[0]!r}")
+    return seat, view
+
+
+def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:
+    """Keep the message's private panel for its seat (see read_panel); the note the
+    result line gets, "" when the message carries none."""
+    try:
+        found = read_panel(msg, rep, seq)
+    except _Ignored as why:
+        return f"; private panel ignored: {why}"
+    if found is None:
+        return ""
+    seat, view = found
+    if not keep_private(path, seat, seq, view):
+        return f"; seat {seat}'s private panel of seq {seq} not kept: a later one is"
+    return f"; kept seat {seat}'s private panel of seq {seq}"
 
 
 def _first_move(text: str) -> str | None:
@@ -287,27 +409,61 @@ def iter_ingest(items: list[tuple[str, bytes]], games: Path, new: bool = False) 
         yield ingest_bytes(data, games, name, new)
 
 
+def _flat(text: str, limit: int = 200) -> str:
+    """A header value from a hostile message made safe to put into a reply's header: its
+    control characters (a decoded newline) become spaces, and it is cut to `limit`."""
+    flat = " ".join("".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" else ch for ch in text).split())
+    return flat[:limit]
+
+
+def _sender(msg: EmailMessage) -> tuple[str, str] | None:
+    """(name, address) of the message's first `From:` address; None when it has none."""
+    try:
+        header = msg["From"]
+        addresses = header.addresses if header is not None else ()
+    except Exception:  # noqa: BLE001 - a From header the parser cannot read is nobody's
+        return None
+    for found in addresses:
+        spec = _flat(found.addr_spec or "", 320)
+        if "@" in spec and " " not in spec:
+            return _flat(found.display_name or "", 100), spec
+    return None
+
+
 def refusal_reply(result: Result, sender: str | None = None) -> EmailMessage | None:
-    """A reply to a refused message, saying why; None when there is nobody to answer."""
-    from email.utils import formatdate, make_msgid
+    """A reply to a refused message, saying why; None when there is nobody to answer.
+
+    It goes to the message's `From:` address only, never to a `Reply-To:`: a refusal may
+    tell about the sender's own hand ("B does not hold a 5"), and the address a body move
+    is checked against is the From address, so an impostor naming a seat's address gets
+    nothing back. Header values taken from the message are made single-line first."""
+    from email.utils import formataddr, formatdate, make_msgid
 
     original = result.msg
     if original is None:
         return None
-    to = str(original.get("Reply-To") or original.get("From") or "").strip()
-    if not to:
+    found = _sender(original)
+    if found is None:
         return None
+    try:
+        subj = _flat(str(original.get("Subject") or ""))
+        message_id = _flat(str(original.get("Message-ID") or ""), 500)
+        references = _flat(str(original.get("References") or ""), 4000).split()[-20:]
+        own = _flat(str(original.get("To") or ""), 500)
+    except Exception:  # noqa: BLE001 - headers the parser cannot read are left out
+        subj, message_id, references, own = "", "", [], ""
     reply = EmailMessage()
-    reply["From"] = sender or str(original.get("To") or "").strip() or "corr@localhost"
-    reply["To"] = to
-    subj = str(original.get("Subject") or "").strip()
+    try:
+        reply["From"] = sender or own or "corr@localhost"
+    except (ValueError, TypeError, IndexError):
+        reply["From"] = "corr@localhost"
+    reply["To"] = formataddr(found)
     reply["Subject"] = subj if subj.lower().startswith("re:") else f"Re: {subj}" if subj else "Re: your corr message"
     reply["Date"] = formatdate(usegmt=True)
     reply["Message-ID"] = make_msgid("corr-reply")
-    message_id = str(original.get("Message-ID") or "").strip()
     if message_id:
         reply["In-Reply-To"] = message_id
-        reply["References"] = " ".join([*str(original.get("References") or "").split(), message_id])
+        reply["References"] = " ".join([*references, message_id])
     reply["Auto-Submitted"] = "auto-replied"
     reply.set_content(
         "corr did not take your message:\n\n"
