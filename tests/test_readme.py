@@ -129,3 +129,72 @@ def test_readme_card_game_section_deals_and_plays(tmp_path: Path, corr, monkeypa
     view = json.loads(result.out)
     assert view["viewer"] == "B" and len(view["hand"]) == 1 and view["pile"] == 81 - 4
     assert (tmp_path / "cards.corr.secret").exists()
+
+
+def test_readme_card_game_by_mail_is_dealt_and_played_through_the_host(tmp_path: Path, corr, monkeypatch,
+                                                                         smtp_server) -> None:
+    """The host deals a 3-player card game; each seat is mailed its own card; the seats
+    answer by mail until the host's reveal; Ben's copy, fed the host's messages, shows his
+    card and audits every card at the end."""
+    import email
+    import email.policy
+    import json
+    import mailbox
+    from email.message import EmailMessage
+
+    inbox, port = smtp_server
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    ben_games = tmp_path / "ben"
+    ben_games.mkdir()
+    maildir = tmp_path / "Maildir"
+    mailbox.Maildir(maildir, create=True)
+    Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "hal@example.org"\n')
+    addresses = {"A": "anna@example.org", "B": "ben@example.org", "C": "cleo@example.org"}
+    game = tmp_path / "games" / "club-cards.corr"
+
+    def bens_mail() -> list[bytes]:
+        got = [e.original_content for e in inbox.envelopes if e.rcpt_tos == [addresses["B"]]]
+        inbox.envelopes.clear()
+        return got
+
+    def dealer() -> dict:
+        return json.loads(corr("legal", game, "--json").out)
+
+    game_id = None
+    for args in walkthrough("A card game by mail"):
+        args = [a.replace("~/Maildir", str(maildir)).replace("~/games", str(ben_games)) for a in args]
+        if args[:2] == ["mail", "ingest"]:
+            Path("msg.eml").write_bytes(bens_mail()[-1])
+        if game_id is None and any("<game-id>" in a for a in args):
+            game_id = json.loads(game.read_text().splitlines()[0])["id"]
+        args = [a.replace("<game-id>", game_id or "") for a in args]
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        if args[0] == "show":
+            held = json.loads(corr("show", game, "--for", "B", "--format", "json").out)["hand"]
+            assert f"hand:   B holds {held[0]}" in result.out
+    # play on by mail: the seat on turn answers the host's latest message with its card
+    seen = 0
+    while (turn := dealer())["seat"] is not None:
+        seen += 1
+        head = json.loads(corr("show", game, "--format", "json").out)
+        answer = EmailMessage()
+        answer["From"] = addresses[turn["seat"]]
+        answer["To"] = "hal@example.org"
+        answer["Subject"] = f"Re: [corr {game_id}] {head['seq']}. your move"
+        answer["Message-ID"] = f"<answer-{seen}@example.org>"
+        answer.set_content(f"{turn['moves'][0]}\n")
+        mailbox.Maildir(maildir, create=False).add(answer)
+        result = corr("host", "run", "--maildir", maildir, "--games", "games", "--smtp", "smtp.toml", "--once")
+        assert result.code == 0, result.err
+        for raw in bens_mail():
+            Path("msg.eml").write_bytes(raw)
+            took = corr("mail", "ingest", "msg.eml", "--games", ben_games)
+            assert took.code == 0, took.err
+    last = email.message_from_bytes(Path("msg.eml").read_bytes(), policy=email.policy.default)
+    assert "reveal" in str(last["Subject"])
+    ben = ben_games / f"{game_id}.corr"
+    assert ben.read_bytes() == game.read_bytes()
+    audit = json.loads(corr("audit", ben, "--json").out)
+    assert audit["intact"] and audit["deal"]["checked"] and audit["result"]["over"]
