@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corr import engine
+from corr import dealer, engine
 from corr.errors import CorruptLog
 from corr.log import store
 from corr.log.models import STRICT
@@ -26,7 +26,7 @@ def audit(path: Path | str) -> dict[str, Any]:
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]
     try:
-        log = store.read(path, reader=STRICT)
+        log = dealer.attach(store.read(path, reader=STRICT))  # the dealer's copy checks every card now
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report
@@ -102,12 +102,14 @@ def audit(path: Path | str) -> dict[str, Any]:
 def _deal(log: store.GameLog) -> dict[str, Any]:
     """Whether the hidden cards could be checked: after the dealer's reveal the replay
     re-dealt from the seed and checked every card; before it, only the public part."""
-    from corr.dealer import revealed
-
-    seq = next((r.seq for r in log.records if r.type == "reveal" and r.by == "dealer"), None)
-    if revealed(log) is not None:
+    seq = next((r.seq for r in log.records if r.type == "reveal" and r.by == dealer.DEALER), None)
+    if dealer.revealed(log) is not None:
         return {"checked": True, "reveal": seq,
                 "detail": f"re-dealt from the seed revealed at seq {seq}: every card matches the commitment"}
+    if log.secret is not None:
+        return {"checked": True, "reveal": None,
+                "detail": f"checked against the dealer's secret ({dealer.secret_path(log.path).name}); "
+                "players can check it after the reveal"}
     return {"checked": False, "reveal": None,
             "detail": "not yet checkable: the dealer reveals the seed when the game ends; everything public verified"}
 

@@ -414,6 +414,8 @@ def extend(
     (with any the game then makes by itself). Nothing changes when the action is refused;
     otherwise the replay moves on to the new position. Writing the records is the caller's."""
     game = current.game
+    if len(current.steps) != len(current.log.records):
+        raise UsageError(f"seq {current.seq} is not the end of {current.log.path}: only the newest position takes moves")
     seat = by or current.to_move()
     if current.forfeit is not None and record_type != "comment":
         raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")

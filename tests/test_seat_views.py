@@ -234,3 +234,37 @@ def test_a_game_over_before_the_first_move_is_revealed_at_once(corr, tmp_path: P
     assert [r.type for r in store.read(path).records] == ["reveal"]
     report = json.loads(corr("audit", path, "--json").out)
     assert report["intact"] and report["result"]["over"] and report["deal"]["checked"]
+
+
+def test_audit_on_the_dealers_copy_checks_every_card_before_the_reveal(corr, cards: Path, tmp_path: Path) -> None:
+    """A record laying a card its seat did not hold, with hashes a player's copy accepts:
+    only the dealer's secret (or, later, the reveal) can tell."""
+    from corr.engine import Action, apply, make_game, state_hash
+    from corr.log.lines import Record
+    from corr.notation import parse
+
+    log = store.read(cards)
+    held = hands(cards)["A"]
+    other = 1 if held != 1 else 2
+    game = make_game(log.header)  # the public game: it cannot see hands
+    state = game.initial()
+    apply(game, state, Action(1, "move", "A", parse(f"{other} (1,1)")))
+    forged = Record(seq=1, type="move", by="A", at=log.header.created, prev=log.tail_hash,
+                    state=state_hash(game, state), move=f"{other} (1,1)")
+    with open(cards, "ab") as f:
+        f.write(store.dump(forged) + b"\n")
+    copy = player_copy(cards, tmp_path)
+    assert json.loads(corr("audit", copy, "--json").out)["intact"]
+    dealer_audit = corr("audit", cards, "--json")
+    assert dealer_audit.code == 2 and f"A does not hold a {other}" in dealer_audit.out
+
+
+def test_a_replay_stopped_before_the_end_takes_no_move(cards: Path, corr) -> None:
+    from corr.errors import UsageError
+    from corr.notation import parse
+
+    move = json.loads(corr("legal", cards, "--json").out)["moves"][0]
+    corr("move", cards, move, "--format", "none")
+    early = engine.load(cards, upto=0)
+    with pytest.raises(UsageError, match="not the end"):
+        engine.extend(early, "move", move=parse(move))
