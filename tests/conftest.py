@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import socket
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -103,3 +104,18 @@ def smtp_server() -> Iterator[tuple[Inbox, int]]:
         yield inbox, port
     finally:
         controller.stop()
+
+
+#: Stored outputs the golden tests compare with; `CORR_UPDATE_GOLDEN=1 pytest` rewrites them.
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def assert_golden(name: str, output: str) -> None:
+    """`output` is exactly the stored golden file `name` (written anew with CORR_UPDATE_GOLDEN=1)."""
+    golden = GOLDEN / name
+    if os.environ.get("CORR_UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(output, encoding="utf-8")
+    assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest"
+    expected = golden.read_text(encoding="utf-8")
+    assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"

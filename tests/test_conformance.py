@@ -31,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import random
 import re
 from dataclasses import dataclass
@@ -50,6 +49,7 @@ from corr.log.lines import Header, Record
 from corr.notation import Placement, parse
 from corr.record_text import game_text
 from corr.render import FORMATS, render_position
+from conftest import GOLDEN, assert_golden
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara", "Emil", "Fay"]
 #: Each game's example options: every one is played at every seat count and seed. The
@@ -63,8 +63,6 @@ SEEDS = (1, 2, 3)
 #: Share of turns on which random play tries a rule-breaking move or a challenge: kept
 #: in as-written games (DESIGN 5), refused in strict ones.
 MISCHIEF = 0.25
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("CORR_UPDATE_GOLDEN") == "1"
 #: Finding kinds that mean a damaged log (the rest are what happened in a sound one).
 DAMAGE = frozenset({"schema", "seq", "chain", "state", "illegal", "notation", "header", "reveal", "torn", "signature"})
 
@@ -695,13 +693,7 @@ def playthrough(name: str) -> str:
 def test_golden_playthrough(name: str) -> None:
     output = playthrough(name)
     assert output == playthrough(name), "a playthrough is the same on every run"
-    golden = GOLDEN / f"playthrough-{name}.txt"
-    if UPDATE:
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(output, encoding="utf-8")
-    assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest {__file__}"
-    expected = golden.read_text(encoding="utf-8")
-    assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"
+    assert_golden(f"playthrough-{name}.txt", output)
 
 
 def test_playthrough_goldens_have_no_strays() -> None:

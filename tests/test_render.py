@@ -13,7 +13,6 @@ pinned, so the logs, and so the boards, are the same on every run.
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -24,9 +23,8 @@ import pytest
 from freezegun import freeze_time
 
 from corr.view import SHORT_NAME, short_name
+from conftest import GOLDEN, assert_golden
 
-GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("CORR_UPDATE_GOLDEN") == "1"
 EXT = {"text": "txt", "html": "html", "json": "json"}
 
 # A random two-player game (corr.randomplay, seed 0), kept as text so that the goldens do
@@ -133,13 +131,7 @@ def show(corr) -> Callable[..., str]:
 def test_golden(case: str, fmt: str, build, show) -> None:
     """`corr show` prints exactly the stored board for each fixed game and format."""
     output = show(build(CASES[case]), fmt)
-    golden = GOLDEN / f"combat-{case}.{EXT[fmt]}"
-    if UPDATE:
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(output, encoding="utf-8")
-    assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest {__file__}"
-    expected = golden.read_text(encoding="utf-8")
-    assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"
+    assert_golden(f"combat-{case}.{EXT[fmt]}", output)
 
 
 def test_goldens_have_no_strays() -> None:
@@ -277,7 +269,7 @@ def test_html_marks_last_move_and_owners(build, show) -> None:
     assert tints["A"] != tints["B"]
     for place in range(1, 10):
         assert f"background:{tints['A']}" in board[f"(8,{place})"]
-        assert f"field 8: A" in board[f"(8,{place})"]
+        assert "field 8: A" in board[f"(8,{place})"]
         if place != 6:  # the last move's own highlight wins over the tint
             assert f"background:{tints['B']}" in board[f"(2,{place})"]
     assert "background:" not in board["(5,1)"]  # open field
@@ -355,13 +347,7 @@ MOYO_CASES: dict[str, Case] = {
 def test_moyo_golden(case: str, fmt: str, build, show) -> None:
     """`corr show` prints exactly the stored Moyo board for each fixed game and format."""
     output = show(build(MOYO_CASES[case]), fmt)
-    golden = GOLDEN / f"moyo-{case}.{EXT[fmt]}"
-    if UPDATE:
-        golden.parent.mkdir(exist_ok=True)
-        golden.write_text(output, encoding="utf-8")
-    assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest {__file__}"
-    expected = golden.read_text(encoding="utf-8")
-    assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"
+    assert_golden(f"moyo-{case}.{EXT[fmt]}", output)
 
 
 def test_moyo_goldens_have_no_strays() -> None:

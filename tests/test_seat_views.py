@@ -12,7 +12,7 @@ import pytest
 
 from corr import engine
 from corr.log import store
-from tests.test_combat import MISSED_FIELD_1
+from test_combat import MISSED_FIELD_1
 
 PLAYERS = ("-p", "Anna", "-p", "Ben", "-p", "Cleo")
 
