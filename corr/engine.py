@@ -372,12 +372,11 @@ def new_game(
         dealer.write_secret(path, secret)
         written = True
         rep = replay(log)
-        auto = rep.game.auto_actions(rep.state)
-        if auto:  # the game is at its end before the first move: the dealer reveals
+        records = opening(rep)
+        if records:
             with store.writing(path) as writer:
+                writer.append(records)
                 writer.log.secret = secret
-                rep = replay(writer.log)
-                writer.append(extend(rep, auto[0][0], auto[0][1]))
                 rep.log = writer.log
         return rep
     except BaseException:  # nothing of a game that could not start stays behind
@@ -395,10 +394,15 @@ def start(header: Header, seed: str | None = None) -> Replay:
     if seed is not None:
         log.secret = dealer.Secret(seed)
     rep = replay(log)
-    auto = rep.game.auto_actions(rep.state)
-    if auto:  # at its end before the first move (new_game does the same on disk)
-        store.add(log, extend(rep, auto[0][0], auto[0][1]))
+    store.add(log, opening(rep))
     return rep
+
+
+def opening(rep: Replay) -> list[Record]:
+    """The records a new game makes by itself before its first move: the dealer's reveal
+    of a game that is over at once (cards 5.1: the first card fits nowhere)."""
+    auto = rep.game.auto_actions(rep.state)
+    return extend(rep, auto[0][0], auto[0][1]) if auto else []
 
 
 def extend(
