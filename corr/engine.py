@@ -356,6 +356,9 @@ def new_game(
         if dealer_key is not None:
             raise UsageError(f"--dealer-key: {cls.title} has no hidden information, so no dealer")
         return replay(store.create(path, make_header(game_name, players, options, keys, time_control, officials)))
+    if keys:
+        raise UsageError(f"{cls.title} takes no seat keys yet: its moves are made on the dealer's copy, "
+                         "which cannot sign for a seat (players mail their moves to the dealer)")
     seed = dealer.new_seed()
     header = make_header(game_name, players, options, keys, time_control, officials, dealer.commitment(seed))
     secret = dealer.Secret(seed, str(Path(dealer_key).resolve()) if dealer_key is not None else None)

@@ -268,3 +268,11 @@ def test_a_replay_stopped_before_the_end_takes_no_move(cards: Path, corr) -> Non
     early = engine.load(cards, upto=0)
     with pytest.raises(UsageError, match="not the end"):
         engine.extend(early, "move", move=parse(move))
+
+
+def test_a_card_game_takes_no_seat_keys_yet(corr, tmp_path: Path) -> None:
+    corr("key", "new", "--out", tmp_path / "anna")
+    path = tmp_path / "signed.corr"
+    result = corr("new", "cards", path, *PLAYERS, "--key", f"A={tmp_path / 'anna.pub'}")
+    assert result.code == 1 and "takes no seat keys yet" in result.err
+    assert not path.exists() and not Path(f"{path}.secret").exists()
