@@ -51,7 +51,8 @@ def games(as_json: JsonFlag = False) -> None:
                 "title": cls.title,
                 "players": [cls.min_seats, cls.max_seats],
                 "options": {
-                    k: {"default": o.default or None, "choices": list(o.choices) if o.choices else None, "help": o.help}
+                    k: {"default": None if o.required else o.default, "choices": list(o.choices) if o.choices else None,
+                        "help": o.help}
                     for k, o in cls.options.items()
                 },
             }
@@ -63,7 +64,7 @@ def games(as_json: JsonFlag = False) -> None:
         typer.echo(f"{g['name']}  {g['title']}, {g['players'][0]}-{g['players'][1]} players")
         for key, o in g["options"].items():
             choices = "|".join(o["choices"]) if o["choices"] else "..."
-            default = f"default {o['default']}" if o["default"] is not None else "required"
+            default = "required" if o["default"] is None else f"default {o['default'] or 'none'}"
             typer.echo(f"  -o {key}={choices}  ({default}): {o['help']}")
 
 

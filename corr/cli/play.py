@@ -29,7 +29,7 @@ def new(
     player: Annotated[
         Optional[list[str]],
         typer.Option(
-            "--player", "-p", metavar="NAME", help="A player's name; repeat once per seat (A, B, C, D in order)."
+            "--player", "-p", metavar="NAME", help="A player's name; repeat once per seat (A, B, C, ... in order)."
         ),
     ] = None,
     option: Annotated[

@@ -15,11 +15,13 @@ from corr.notation import Move
 
 
 class Option(NamedTuple):
-    """A rule option: default, allowed values (None: free text checked by the game), help."""
+    """A rule option: default, allowed values (None: free text checked by the game), help;
+    a required option has no default a game could start with."""
 
     default: str
     choices: tuple[str, ...] | None
     help: str
+    required: bool = False
 
 
 @dataclass(slots=True)

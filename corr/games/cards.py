@@ -84,7 +84,8 @@ class Cards(AsWritten, Game):
     max_seats = 6
     options = {
         "deck": Option(DEFAULT_DECK, None, "the cards, e.g. 9x1-9: nine of each digit (1.2)"),
-        "puzzle": Option("", None, "cards on the board at the start: appendix puzzle 1-6 or 81 characters (1.2)"),
+        "puzzle": Option("", None, "cards on the board at the start: appendix puzzle 1-6 or 81 characters; "
+                         "default: an empty board (1.2)"),
         "mode": Option(
             "strict",
             ("strict", "as-written"),

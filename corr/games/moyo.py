@@ -59,7 +59,7 @@ class Moyo(Game):
     min_seats = 2
     max_seats = 2
     options = {
-        "puzzle": Option("", None, "required: appendix puzzle 1-6 or an 81-character puzzle string (2.1)"),
+        "puzzle": Option("", None, "appendix puzzle 1-6 or an 81-character puzzle string (2.1)", required=True),
         "variant": Option("standard", ("standard", "horikomi"), "horikomi: play into the opponent's Shima too (5)"),
         "division": Option(
             "standard", None, "standard, corners, draft, or nine letters L/D/N in keypad order (1.2, 1.3, 2.3)"
