@@ -491,10 +491,22 @@ def act(
     target: int | None = None,
     note: str | None = None,
     key: Path | str | None = None,
+    answers: int | None = None,
 ) -> tuple[Replay, list[Record]]:
     """Validate one action against the log on disk and append it under the log's lock.
     With a private key, the key decides the seat and signs the record. A refused action
-    appends nothing."""
+    appends nothing.
+
+    The action is meant for the position its maker saw: the log as it was when this call
+    began or, with `answers`, the position after that seq (a mail reply's Subject). If
+    another writer got in first, the seat on turn may have changed, so the action is
+    refused rather than played for someone else."""
+    import os
+
+    try:
+        seen = os.stat(path).st_size  # the log only grows: any append in between changes it
+    except OSError:
+        seen = None  # store.writing names what is wrong with the path
     move = parse(text) if text is not None else None
     signer = None
     if key is not None:
@@ -502,7 +514,13 @@ def act(
 
         signer = load_private(key)
     with store.writing(path) as writer:
-        current = replay(dealer.attach(writer.log))
+        log = writer.log
+        if seen is not None and log.size != seen:
+            raise UsageError(f"{path}: the log changed while this action waited (it is at seq {len(log.records)} "
+                             "now): look at the new position and try again")
+        if answers is not None and len(log.records) != answers:
+            raise UsageError(f"{path}: stale: this answers seq {answers}, the log is at seq {len(log.records)}")
+        current = replay(dealer.attach(log))
         if signer is not None:
             public = public_text(signer)
             seats = [s for s, k in signing_keys(current.header).items() if k == public]

@@ -180,23 +180,30 @@ def move(
         Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn.")
     ] = None,
     sign: SignKey = None,
+    at: Annotated[
+        Optional[int],
+        typer.Option("--at", metavar="SEQ", help="The seq of the position the move answers: refused if the log "
+                     "has moved on (scripts and racing writers)."),
+    ] = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
     ] = "text",
 ) -> None:
     """Check a move against the rules, append it to the log and print the board.
 
-    A refused move appends nothing and exits 1; a damaged log exits 2.
+    A refused move appends nothing and exits 1; a damaged log exits 2. A move is for
+    the position it was made on: if another move lands while this one waits for the
+    log, it is refused rather than played for the next seat.
 
     \b
     Example:
       corr move game.corr "7 (5,4)" --by A
-      corr move game.corr "7 (3,4) !"
+      corr move game.corr "7 (3,4) !" --at 12
     """
     from corr import engine
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep, _ = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign)
+    rep, _ = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign, answers=at)
     _after(rep, fmt)
 
 

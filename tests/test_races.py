@@ -1,0 +1,56 @@
+"""Writers racing one log: for every append path, exactly one record lands per seq, and
+the others are refused with a reason rather than played for the next seat."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from corr import engine
+from corr.log import store
+
+#: Openings for seat A that are all legal on the empty Combat board (combat 1.2).
+MOVES = ["7 (8,7)", "8 (4,6)", "6 (8,4)", "2 (5,3)", "9 (1,3)", "1 (3,9)", "4 (2,2)", "3 (6,8)"]
+
+
+def race(commands: list[list[str]], cwd: Path) -> list[subprocess.CompletedProcess[str]]:
+    """Start every command at once (as separate processes) and wait for them all."""
+    procs = [subprocess.Popen([sys.executable, "-m", "corr", *c], cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for c in commands]
+    out = []
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=120)
+        out.append(subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr))
+    return out
+
+
+def test_racing_moves_for_one_seq_land_exactly_once(tmp_path: Path) -> None:
+    engine.new_game(tmp_path / "r.corr", "combat", ["Anna", "Ben"], {})
+    for n in range(2, 9, 3):
+        before = len(store.read(tmp_path / "r.corr").records)
+        results = race([["move", "r.corr", m, "--at", str(before), "-f", "none"] for m in MOVES[:n]], tmp_path)
+        won = [r for r in results if r.returncode == 0]
+        assert len(won) == 1, [r.stderr for r in results]
+        for r in results:
+            if r.returncode:
+                assert r.returncode == 1 and ("stale" in r.stderr or "changed while" in r.stderr), r.stderr
+        log = store.read(tmp_path / "r.corr")
+        assert len(log.records) == before + 1
+        engine.replay(log)
+        MOVES[:] = [m for m in MOVES if m != log.records[-1].move]
+
+
+def test_racing_challenges_of_one_move_decide_it_once(tmp_path: Path) -> None:
+    path = tmp_path / "c.corr"
+    engine.new_game(path, "combat", ["Anna", "Ben", "Cleo"], {"mode": "as-written"})
+    engine.act(path, "move", text="7 (8,7)")
+    engine.act(path, "move", text="7 (8,8)")  # B repeats A's 7 in field 8: illegal, unseen
+    results = race([["challenge", "c.corr", "--by", seat, "--seq", "2", "-f", "none"] for seat in "AC"], tmp_path)
+    assert sorted(r.returncode for r in results) == [0, 1], [r.stderr for r in results]
+    log = store.read(path)
+    assert [r.type for r in log.records] == ["move", "move", "challenge"]
+    report = json.loads(subprocess.run([sys.executable, "-m", "corr", "audit", "c.corr", "--json"], cwd=tmp_path,
+                                       capture_output=True, text=True).stdout)
+    assert report["intact"]
