@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from corr import clock, dealer
 from corr.errors import CorrError, CorruptLog, IllegalMove, NotationError, UsageError
@@ -227,9 +227,10 @@ def dealer_keys(header: Header) -> dict[str, str]:
     return {dealer.DEALER: header.host.key}
 
 
-def replay(log: store.GameLog, upto: int | None = None) -> Replay:
+def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Replay], None] | None = None) -> Replay:
     """Rebuild the position record by record, checking each against the rules and its
-    stored state hash; raises CorruptLog at the first record that does not hold.
+    stored state hash; raises CorruptLog at the first record that does not hold. `each`,
+    if given, sees the replay at every position on the way (seq 0 first), in one pass.
 
     A game with hidden information is dealt from the log's reveal, else from the
     dealer's secret where this copy has it; without either, only the public position is
@@ -237,6 +238,8 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
     game = make_game(log.header, dealer.seed_for(log))
     state = game.initial()
     result = Replay(log, game, state)
+    if each is not None:
+        each(result)
     # Runs once per record of every log read: locals only, the hash inlined.
     add_step = result.steps.append
     state_key = game.state_key
@@ -278,6 +281,8 @@ def replay(log: store.GameLog, upto: int | None = None) -> Replay:
                 kind="state",
             )
         add_step(Step(record, action, outcome))
+        if each is not None:
+            each(result)
     return result
 
 

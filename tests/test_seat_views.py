@@ -276,3 +276,19 @@ def test_a_card_game_takes_no_seat_keys_yet(corr, tmp_path: Path) -> None:
     result = corr("new", "cards", path, *PLAYERS, "--key", f"A={tmp_path / 'anna.pub'}")
     assert result.code == 1 and "takes no seat keys yet" in result.err
     assert not path.exists() and not Path(f"{path}.secret").exists()
+
+
+def test_replay_shows_every_position_as_show_does(corr, tmp_path: Path) -> None:
+    """`corr replay` (one pass over the log) prints what `corr show --at N` prints for each N."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "combat-disputed.corr"
+    out = corr("replay", example, "--format", "json").out
+    records = len(store.read(example).records)
+    shown = "".join(corr("show", example, "--at", str(n), "--format", "json").out for n in range(records + 1))
+    assert out == shown
+
+
+def test_new_game_with_addresses_but_no_keys_says_addresses_can_be_forged(corr, tmp_path: Path) -> None:
+    result = corr("new", "combat", tmp_path / "g.corr", "-p", "Anna <anna@example.org>", "-p", "Ben", "-f", "none")
+    assert result.code == 0 and "seat A play by mail without a key" in result.err and "forge" in result.err
+    quiet = corr("new", "combat", tmp_path / "h.corr", "-p", "Anna", "-p", "Ben", "-f", "none")
+    assert quiet.err == ""

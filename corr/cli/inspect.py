@@ -158,12 +158,13 @@ def replay(
     from corr.render import render_position
 
     check_format(fmt, ("text", "json"))
-    log = _load(file).log
-    for seq in range(0, len(log.records) + 1):
-        rep = engine.replay(log, upto=seq)
+
+    def show(rep) -> None:  # type: ignore[no-untyped-def]
         out(render_position(rep, fmt))
         if fmt == "text":
             typer.echo("")
+
+    engine.replay(_load(file).log, each=show)  # one pass, each position shown on the way
 
 
 @app.command()

@@ -122,6 +122,11 @@ def new(
             time_control = timecontrol.parse(time)
         officials = _officials(referee, referee_key, host, host_key)
     rep = engine.new_game(file, game, player, options, keys, time_control, officials, dealer_key)
+    unsigned = [s.seat for s in rep.header.seats if s.email and not s.key]
+    if unsigned:
+        typer.echo(f"note: seat{'s' if len(unsigned) > 1 else ''} {', '.join(unsigned)} play by mail without a key: "
+                   "a mailed move is taken from its seat's address, which anyone can forge; a key cannot be "
+                   "(`corr key new`, then --key SEAT=FILE.pub)", err=True)
     if rep.game.hidden:
         from corr.dealer import secret_path
 
