@@ -54,9 +54,11 @@ def run(
     (then moves them to cur/), mails every seat with an address the position of each game
     that moved (a game not mailed before is announced), answers each refused message
     saying why, and reminds the seat on turn when its clock says so (once per turn).
+    A message that cannot be handled at all (unreadable, too big, nested too deep) is
+    set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why.
 
     One line per action. With --once: one pass, exit 0, or 1 if a message was refused
-    or a message could not be sent (what was not mailed is tried again next pass).
+    or set aside or a message could not be sent (what was not mailed is tried again next pass).
     Without: a pass every --interval seconds until SIGINT or SIGTERM, which finish the
     current pass and exit 0. What was mailed and reminded is kept in FILE.host.json.
 
@@ -81,6 +83,9 @@ def run(
         faults = []
         if report.refused:
             faults.append(f"{report.refused} message{'s' if report.refused > 1 else ''} refused")
+        if report.set_aside:
+            faults.append(f"{report.set_aside} message{'s' if report.set_aside > 1 else ''} set aside in "
+                          f"{maildir / 'bad'} (each with its .reason)")
         if report.failures:
             faults.append(f"{len(report.failures)} not sent (tried again on the next pass)")
         if faults:
@@ -101,6 +106,8 @@ def run(
                 run_pass(maildir, games, config, echo=_echo)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal
                 _echo(f"pass failed: {err}")
+            except Exception as err:  # noqa: BLE001 - nor is a bug: the host survives every pass
+                _echo(f"pass failed: internal error, a bug in corr: {type(err).__name__}: {err}")
             passes += 1
             deadline = time.monotonic() + interval
             while not stop:

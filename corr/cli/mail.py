@@ -62,8 +62,13 @@ def compose(
     """
     from corr.mail.compose import compose_file, remember
 
+    from corr.mail.sidecar import write_bytes
+
     msg = compose_file(file, to, sender=sender, since_seq=since)
-    out_path.write_bytes(msg.as_bytes())
+    try:
+        write_bytes(out_path, msg.as_bytes())
+    except OSError as err:
+        raise UsageError(f"{out_path}: {err.strerror or err}") from None
     remember(file, msg)
     typer.echo(f"{out_path}: {msg['Subject']} to {msg['To']}")
 
@@ -119,10 +124,14 @@ def ingest(
     The game is found by `[corr ID]` in the Subject or the attached log's header; the
     moves come from the attached log (records after your copy's tail) or, without one,
     from the first line of the plain-text body that is a move. Ingesting a message
-    twice changes nothing. A move in the body is taken only from its seat's address.
+    twice changes nothing. In a game without keys, a move in the body, and a seat's new
+    record in the attached log, is taken only from a message whose From is that seat's
+    one address (a weak guard: From can be forged; signed records are taken from anyone).
     A dealer's message telling your seat its card (X-Corr-Private) is kept in
     FILE.mail.json for `show --for SEAT`. One line per message; exit 1 if any was
     refused, 2 if any carried a diverged or forged log. Maildir messages are read, never moved or marked.
+    Every message is hostile until checked: one too big, nested too deep or with a
+    Subject seq of more than 9 digits is refused with its reason, and the others go on.
     With --reply, each refusal is answered (written to --reply-dir, and sent when
     --config is given).
 
@@ -140,10 +149,11 @@ def ingest(
         raise UsageError("give exactly one of MSG.eml, --mbox PATH or --maildir DIR")
     if message is not None:
         try:
-            data = message.read_bytes()
+            with open(message, "rb") as f:
+                data = f.read(mail_in.MAX_MESSAGE + 1)  # enough to refuse it by size
         except OSError as err:
             raise UsageError(f"{message}: {err.strerror or err}") from None
-        items = [(str(message), data)]
+        items: list = [(str(message), data)]
     else:
         items = mail_in.mailbox_messages(mbox=mbox, maildir=maildir)
     settings = None
@@ -183,20 +193,37 @@ def _summary(code: int, text: str):  # type: ignore[no-untyped-def]
 
 
 def _reply(result, out_dir: Path, settings) -> None:  # type: ignore[no-untyped-def]
-    from corr.mail.ingest import refusal_reply
+    """Write (and with settings, send) the refusal's answer; a reply that cannot be built,
+    written or sent is said on one line, never raised: the refusal is what counts."""
+    from corr.errors import UsageError
+    from corr.mail.ingest import flat, refusal_reply
+    from corr.mail.sidecar import write_bytes
 
-    msg = refusal_reply(result)
-    if msg is None:
-        typer.echo(f"{result.source}: no sender to reply to", err=True)
+    source = flat(result.source, 300)
+    try:
+        msg = refusal_reply(result)
+    except Exception as err:  # noqa: BLE001 - refusal_reply does not raise; if it does, say so
+        typer.echo(f"{source}: no reply: it cannot be built ({type(err).__name__})", err=True)
         return
-    out_dir.mkdir(parents=True, exist_ok=True)
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in Path(result.source).name)
+    if msg is None:
+        typer.echo(f"{source}: no sender to reply to", err=True)
+        return
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in Path(result.source).name)[:100]
     target = out_dir / f"reply-{safe}.eml"
-    target.write_bytes(msg.as_bytes())
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_bytes(target, msg.as_bytes())
+    except OSError as err:
+        typer.echo(f"{source}: reply not written to {target}: {err.strerror or err}", err=True)
+        return
     if settings is not None:
         from corr.mail import smtp
 
-        smtp.send(msg, settings)
-        typer.echo(f"{result.source}: replied to {msg['To']} ({target})", err=True)
+        try:
+            smtp.send(msg, settings)
+        except UsageError as err:
+            typer.echo(f"{source}: reply written to {target}, not sent: {err}", err=True)
+            return
+        typer.echo(f"{source}: replied to {msg['To']} ({target})", err=True)
     else:
-        typer.echo(f"{result.source}: reply written to {target}", err=True)
+        typer.echo(f"{source}: reply written to {target}", err=True)

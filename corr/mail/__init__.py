@@ -10,6 +10,12 @@ Each message is built from the view of the seat it goes to. In a game with hidde
 information, the dealer's message to a seat also carries that seat's private panel (its
 hand) in `X-Corr-For` / `X-Corr-Private`, which the recipient's `corr mail ingest` keeps
 in the sidecar; the attached log is always the public one.
+
+Everything that comes in by mail is hostile until checked (`ingest`): sizes, nesting,
+header values, seqs and encodings are bounded before they are used, whatever is copied
+into a reply is made one line first, and a message that cannot be handled at all is
+refused - by the host, set aside in the Maildir's `bad/` with its reason (`host`).
+Every file the mail code creates or renames into place has its directory fsynced.
 """
 
 from __future__ import annotations

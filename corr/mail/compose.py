@@ -37,8 +37,16 @@ from corr.mail.sidecar import read_json, write_json
 DEFAULT_SENDER = "corr@localhost"
 #: How many Message-IDs a References header carries at most (the first and the latest).
 MAX_REFERENCES = 20
-#: The Subject of every corr message: `[corr <game-id>] <seq>. <what>`.
-SUBJECT_RE = re.compile(r"\[corr ([0-9a-z-]{4,64})\](?:\s+(\d+)\.)?")
+#: The Subject of every corr message: `[corr <game-id>] <seq>. <what>`. The seq is ASCII
+#: digits (a Subject is hostile: `\d` would take any script's digits); how many is
+#: checked where it is read (MAX_SEQ_DIGITS), so an absurdly long one is refused by name.
+SUBJECT_RE = re.compile(r"\[corr ([0-9a-z-]{4,64})\](?:\s+([0-9]+)\.)?")
+#: The most digits a seq read from mail (Subject, X-Corr-Seq) may have.
+MAX_SEQ_DIGITS = 9
+#: A Message-ID corr keeps or copies into a header: `<left@right>`, printable ASCII, no
+#: spaces or brackets inside (a decoded encoded-word could carry a newline otherwise).
+MSGID_RE = re.compile(r"<[!-;=?-~]{1,250}@[!-;=?-~]{1,250}>")
+MAX_MSGID = 500
 #: The headers carrying a seat's private panel: who it is for, and the panel as JSON.
 FOR_HEADER = "X-Corr-For"
 PRIVATE_HEADER = "X-Corr-Private"
@@ -162,8 +170,9 @@ def compose(
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     domain = (msg["From"].addresses[0].domain or "localhost") if msg["From"].addresses else "localhost"
     msg["Message-ID"] = make_msgid("corr", domain=domain)
+    previous_message_id = clean_message_id(previous_message_id)
     if previous_message_id:
-        chain = [*(references or []), previous_message_id]
+        chain = [ref for ref in (clean_message_id(r) for r in references or []) if ref] + [previous_message_id]
         chain = list(dict.fromkeys(chain))
         if len(chain) > MAX_REFERENCES:
             chain = [chain[0], *chain[-(MAX_REFERENCES - 1):]]
@@ -261,8 +270,36 @@ def keep_private(log_path: Path | str, seat: str, seq: int, view: dict[str, Any]
     return True
 
 
+def clean_message_id(text: Any) -> str | None:
+    """`text` if it is one well-formed Message-ID (MSGID_RE), else None: what a hostile
+    message says its id is goes into the sidecar and into later messages' headers only
+    when it cannot carry anything else (a newline, a second header, spaces)."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    return text if len(text) <= MAX_MSGID and MSGID_RE.fullmatch(text) else None
+
+
+def header_text(msg: Any, name: str, limit: int = 4000) -> str:
+    """A header of a hostile message as one string, "" when it is missing, longer than
+    `limit` (not parsed at all then) or cannot be read; the first one when doubled."""
+    try:
+        raws = [value for key, value in msg.raw_items() if key.lower() == name.lower()]
+        if not raws or len(str(raws[0])) > limit:
+            return ""
+        value = msg.get(name)
+        return "" if value is None else str(value)
+    except Exception:  # noqa: BLE001 - a header the parser cannot read is no header
+        return ""
+
+
+def message_id(msg: Any) -> str | None:
+    """The message's own Message-ID when it is well formed, else None."""
+    return clean_message_id(header_text(msg, "Message-ID", MAX_MSGID))
+
+
 def _chain(message_id: str | None, references: str | None) -> list[str]:
-    ids = (references or "").split()
+    ids = [ref for ref in (clean_message_id(r) for r in (references or "").split()) if ref]
     if message_id:
         ids.append(message_id.strip())
     ids = list(dict.fromkeys(ids))
@@ -275,14 +312,14 @@ def remember(log_path: Path | str, msg: Any, seen: bool = False) -> None:
     """Make `msg` the game's latest message, so the next one threads to it; with
     `seen`, also note it as ingested (a duplicate is then recognised)."""
     data = read_sidecar(log_path)
-    message_id = str(msg["Message-ID"] or "").strip() or None
-    if message_id:
-        chain = _chain(message_id, str(msg["References"] or "") or None)
-        data["last_message_id"] = message_id
+    own = message_id(msg)
+    if own:
+        chain = _chain(own, header_text(msg, "References", 20_000) or None)
+        data["last_message_id"] = own
         data["references"] = chain[:-1]
         if seen:
-            seen_ids = [i for i in data.get("seen", []) if i != message_id]
-            data["seen"] = [*seen_ids, message_id][-500:]
+            seen_ids = [i for i in data.get("seen", []) if i != own] if isinstance(data.get("seen"), list) else []
+            data["seen"] = [*seen_ids, own][-500:]
     write_sidecar(log_path, data)
 
 
@@ -300,5 +337,11 @@ def compose_file(
         since_seq=since_seq,
         previous_message_id=data.get("last_message_id"),
         sender=sender,
-        references=list(data.get("references", [])),
+        references=sidecar_references(data),
     )
+
+
+def sidecar_references(data: dict[str, Any]) -> list[str]:
+    """The References chain a sidecar keeps (well-formed ids only: the file may be old)."""
+    refs = data.get("references")
+    return [ref for ref in refs if clean_message_id(ref)] if isinstance(refs, list) else []

@@ -2,11 +2,16 @@
 
 One pass (`run_pass`):
 
-1. every message in the Maildir's `new/` (read with `mailbox.Maildir`, in order of the
-   Subject's seq) is ingested into the games directory (`ingest.ingest_bytes`) and then
-   moved to `cur/` (flag `S`), so the next pass does not see it again; a refused
-   message is answered with `ingest.refusal_reply` (never a message that is itself
-   automatic, `Auto-Submitted` other than `no`, so two robots cannot ping-pong);
+1. every message in the Maildir's `new/` (in order of the Subject's seq) is ingested
+   into the games directory (`ingest.ingest_bytes`) and then moved to `cur/` (flag
+   `S`), so the next pass does not see it again; a refused message is answered with
+   `ingest.refusal_reply` (never a message that is itself automatic, `Auto-Submitted`
+   other than `no`, so two robots cannot ping-pong). A message that cannot be handled
+   at all - its file unreadable, too big, nested too deep, or breaking corr - is set
+   aside instead: moved to the Maildir's `bad/` folder with `NAME.reason` beside it
+   (one line: why), and said on stdout. `bad/` is a plain folder next to `new/` and
+   `cur/`, not a Maildir++ folder (`.bad`): mail servers and clients leave it alone, so
+   the reason files are never taken for mail. Nothing one message does stops the pass;
 2. every game whose log is past the seq last mailed to a seat is mailed to each seat
    with an email address (`compose.compose`), each message built from that seat's own
    view: in a game with hidden information the host is the dealer, and each seat's
@@ -21,8 +26,9 @@ The host's own state lives next to each log in `FILE.host.json` (written atomica
 `{"mailed": {"A": 3, ...}, "reminded": {"seq": 3, "seat": "B"}}`. Mail threading stays
 in the `FILE.mail.json` sidecar that `corr mail` keeps.
 
-Each action is reported as one line through `echo` (ingested / refused / mailed /
-reminded / and the failures to send, which never stop a pass).
+Each action is reported as one line through `echo` (ingested / refused / set aside /
+mailed / reminded / and the failures to send, which never stop a pass). Every file move
+in the Maildir is followed by an fsync of the directories involved.
 """
 
 from __future__ import annotations
@@ -38,10 +44,14 @@ from typing import Any, Callable
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.mail.sidecar import read_json, write_json
+from corr.mail.sidecar import fsync_dir, read_json, write_bytes, write_json
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
+#: The Maildir folder messages that cannot be handled are set aside in, and the suffix
+#: of the file beside each that says why.
+BAD = "bad"
+REASON_SUFFIX = ".reason"
 
 Echo = Callable[[str], None]
 
@@ -52,6 +62,7 @@ class PassReport:
 
     ingested: int = 0
     refused: int = 0
+    set_aside: int = 0
     mailed: int = 0
     reminded: int = 0
     failures: list[str] = field(default_factory=list)
@@ -77,41 +88,52 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 # The Maildir
 
 
-def new_messages(maildir: Path) -> list[tuple[str, str, bytes]]:
+def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None]]:
     """The messages in `new/` as (key, file name, bytes), in order of the Subject's seq
-    (then of the key, which Maildir makes from the delivery time)."""
-    from corr.mail.ingest import MAX_MESSAGE, parse_message, subject_ref
+    (then of the key, which Maildir makes from the delivery time). A file that cannot be
+    read (or is no regular file) has None for its bytes; one over the size limit, only
+    its first MAX_MESSAGE + 1 bytes (enough to refuse it)."""
+    from corr.mail.ingest import _read_bounded, seq_key
 
     if not (maildir / "new").is_dir() or not (maildir / "cur").is_dir():
         raise UsageError(f"{maildir} is not a Maildir (it needs new/ and cur/)")
-    box = mailbox.Maildir(maildir, factory=None, create=False)
+    colon = mailbox.Maildir.colon
     items = []
     for name in sorted(os.listdir(maildir / "new")):
         if name.startswith("."):
             continue
-        key = name.split(box.colon)[0]
-        try:
-            size = (maildir / "new" / name).stat().st_size
-            data = box.get_bytes(key) if size <= MAX_MESSAGE else (maildir / "new" / name).read_bytes()[: MAX_MESSAGE + 1]
-        except (KeyError, OSError):
+        path = maildir / "new" / name
+        if not os.path.lexists(path):
             continue  # gone meanwhile (another reader took it)
-        items.append((key, name, data))
-
-    def seq(item: tuple[str, str, bytes]) -> int:
-        try:
-            found = subject_ref(parse_message(item[2]))[1]
-        except CorrError:
-            found = None
-        return found if found is not None else 0
-
-    return sorted(items, key=seq)
+        items.append((name.split(colon)[0], name, _read_bounded(path)))
+    return sorted(items, key=lambda item: seq_key(item[2]) if item[2] is not None else 0)
 
 
 def move_to_cur(maildir: Path, name: str) -> None:
-    """Mark a message of `new/` as seen: `cur/NAME:2,S` (a rename, atomic)."""
+    """Mark a message of `new/` as seen: `cur/NAME:2,S` (a rename, atomic, made durable)."""
     colon = mailbox.Maildir.colon
     base = name.split(colon)[0]
     os.replace(maildir / "new" / name, maildir / "cur" / f"{base}{colon}2,S")
+    fsync_dir(maildir / "cur")
+    fsync_dir(maildir / "new")
+
+
+def set_aside(maildir: Path, name: str, reason: str) -> Path:
+    """Move a message of `new/` that cannot be handled to `bad/NAME`, with the reason in
+    `bad/NAME.reason` (one line); the folder is made when first needed. Returns where it went."""
+    from corr.mail.ingest import flat
+
+    bad = maildir / BAD
+    if not bad.is_dir():
+        bad.mkdir(exist_ok=True)
+        fsync_dir(maildir)
+    base = name.split(mailbox.Maildir.colon)[0]
+    target = bad / base
+    write_bytes(bad / f"{base}{REASON_SUFFIX}", (flat(reason, 2000) + "\n").encode("utf-8"))
+    os.replace(maildir / "new" / name, target)
+    fsync_dir(bad)
+    fsync_dir(maildir / "new")
+    return target
 
 
 # ---------------------------------------------------------------------------------
@@ -124,18 +146,22 @@ def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failur
 
     try:
         smtp.send(msg, config)
-    except UsageError as err:
-        report.failures.append(f"{failure}: {err}")
-        echo(f"{failure} ({msg['To']}): {err}")
+    except Exception as err:  # noqa: BLE001 - smtp.send says UsageError; anything else is not fatal either
+        why = str(err) if isinstance(err, UsageError) else f"{type(err).__name__}: {err}"
+        report.failures.append(f"{failure}: {why}")
+        echo(f"{failure} ({msg['To']}): {why}")
         return False
     return True
 
 
 def _automatic(msg: EmailMessage | None) -> bool:
+    """Whether a message says it was sent by a robot (never answered: no ping-pong)."""
+    from corr.mail.compose import header_text
+
     if msg is None:
         return False
-    auto = str(msg.get("Auto-Submitted") or "no").strip().lower()
-    return auto != "no" or str(msg.get("Precedence") or "").strip().lower() in ("bulk", "junk", "list")
+    auto = header_text(msg, "Auto-Submitted", 1000).strip().lower() or "no"
+    return auto != "no" or header_text(msg, "Precedence", 1000).strip().lower() in ("bulk", "junk", "list")
 
 
 def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str | None) -> EmailMessage:
@@ -163,7 +189,7 @@ def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str |
 
 def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Echo, report: PassReport) -> bool:
     """Mail each seat with an address that has not seen this seq; True if state changed."""
-    from corr.mail.compose import compose, read_sidecar, remember
+    from corr.mail.compose import compose, read_sidecar, remember, sidecar_references
 
     mailed: dict[str, int] = dict(state.get("mailed") or {})
     thread = read_sidecar(path)
@@ -176,7 +202,7 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         if before is not None and before >= rep.seq:
             continue
         msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
-                      sender=config.sender, references=list(thread.get("references", [])))
+                      sender=config.sender, references=sidecar_references(thread))
         if not _send(msg, config, report, echo, f"{path.name}: could not mail seat {seat.seat}"):
             continue
         mailed[seat.seat] = rep.seq
@@ -222,43 +248,32 @@ def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: d
 
 
 def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None) -> PassReport:
-    """Ingest the new mail, mail the games that moved, send the reminders that are due."""
+    """Ingest the new mail, mail the games that moved, send the reminders that are due.
+    One message or one game going wrong is reported and the pass goes on; only a games
+    directory or Maildir that is not there raises."""
     from corr import clock, engine
-    from corr.mail.ingest import Result, ingest_bytes, refusal_reply
 
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
     report = PassReport()
     for key, name, data in new_messages(maildir):
-        source = f"{maildir.name}/{key}"
         try:
-            result = ingest_bytes(data, games, source)
-        except Exception as err:  # noqa: BLE001 - one bad message never stops the host
-            result = Result(source, False, 1, f"internal error, a bug in corr: {type(err).__name__}: {err}")
-        try:
-            move_to_cur(maildir, name)
-        except OSError as err:
-            echo(f"{source}: could not move it to cur/: {err.strerror or err}")
-        if result.ok:
-            report.ingested += 1
-            echo(f"ingested {result.line()}")
-            continue
-        report.refused += 1
-        echo(f"refused {result.line()}")
-        if _automatic(result.msg):
-            echo(f"{source}: not answered (an automatic message)")
-            continue
-        try:
-            reply = refusal_reply(result, sender=config.sender)
-        except Exception as err:  # noqa: BLE001 - a reply that cannot be built never stops the host
-            echo(f"{source}: no reply sent: it cannot be built ({type(err).__name__}: {err})")
-            continue
-        if reply is None:
-            echo(f"{source}: nobody to answer")
-            continue
-        if not _send(reply, config, report, echo, f"{source}: could not send the refusal"):
-            continue
-        echo(f"{source}: replied to {reply['To']}")
+            take_message(maildir, games, config, key, name, data, echo, report)
+        except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
+            from corr.mail.ingest import flat
+
+            why = flat(f"internal error, a bug in corr: {type(err).__name__}: {err}", 500)
+            source = flat(f"{maildir.name}/{key}", 300)
+            report.failures.append(f"{source}: {why}")
+            try:
+                if os.path.lexists(maildir / "new" / name):
+                    set_aside(maildir, name, why)
+                    report.set_aside += 1
+                    echo(f"set aside {source}: {why}")
+                    continue
+            except Exception:  # noqa: BLE001 - then it stays in new/, and is said so
+                pass
+            echo(f"{source}: could not be handled: {why}")
 
     when = now or clock.now()
     for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
@@ -269,7 +284,54 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
             changed = remind_game(path, rep, state, config, when, echo, report) or changed
             if changed:
                 write_state(path, state)
-        except CorrError as err:
-            report.failures.append(f"{path.name}: {err}")
-            echo(f"{path.name}: skipped: {err}")
+        except Exception as err:  # noqa: BLE001 - one game going wrong never stops the others
+            from corr.mail.ingest import flat
+
+            why = flat(str(err) if isinstance(err, CorrError) else
+                       f"internal error, a bug in corr: {type(err).__name__}: {err}", 1000)
+            report.failures.append(f"{path.name}: {why}")
+            echo(f"{path.name}: skipped: {why}")
     return report
+
+
+def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,
+                 report: PassReport) -> None:
+    """Ingest one message of `new/`, then move it to `cur/` (answering a refusal), or set
+    it aside in `bad/` when it cannot be handled at all."""
+    from corr.mail.ingest import flat, ingest_bytes, refusal_reply
+
+    source = flat(f"{maildir.name}/{key}", 300)
+    result = ingest_bytes(data, games, source)
+    if result.aside:
+        report.set_aside += 1
+        try:
+            target = set_aside(maildir, name, result.message)
+        except OSError as err:
+            echo(f"{source}: could not be handled ({result.message}), and could not be set aside in {BAD}/: "
+                 f"{err.strerror or err}")
+            return
+        echo(f"set aside {source}: {result.message} (in {BAD}/{target.name}, reason in {target.name}{REASON_SUFFIX})")
+        return
+    try:
+        move_to_cur(maildir, name)
+    except OSError as err:
+        echo(f"{source}: could not move it to cur/: {err.strerror or err}")
+    if result.ok:
+        report.ingested += 1
+        echo(f"ingested {result.line()}")
+        return
+    report.refused += 1
+    echo(f"refused {result.line()}")
+    if _automatic(result.msg):
+        echo(f"{source}: not answered (an automatic message)")
+        return
+    try:
+        reply = refusal_reply(result, sender=config.sender)
+    except Exception as err:  # noqa: BLE001 - a reply that cannot be built never stops the host
+        echo(f"{source}: no reply sent: it cannot be built ({type(err).__name__}: {flat(str(err), 300)})")
+        return
+    if reply is None:
+        echo(f"{source}: nobody to answer")
+        return
+    if _send(reply, config, report, echo, f"{source}: could not send the refusal"):
+        echo(f"{source}: replied to {reply['To']}")

@@ -1,4 +1,9 @@
-"""Small JSON files kept beside a game's log (`FILE.mail.json`, `FILE.host.json`)."""
+"""Small files kept beside a game's log (`FILE.mail.json`, `FILE.host.json`), and the
+durable writes every file the mail code makes goes through.
+
+A file is durable only once the directory entry naming it is: after creating a file or
+renaming one into place, the containing directory is fsynced too (`fsync_dir`), so a
+crash right after cannot lose the new name (or bring back the old one)."""
 
 from __future__ import annotations
 
@@ -17,18 +22,33 @@ def read_json(path: Path, what: str, remedy: str) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as err:
+    except (OSError, ValueError, RecursionError) as err:
         raise UsageError(f"{path}: not a readable {what} ({err}); {remedy}") from None
     return data if isinstance(data, dict) else {}
 
 
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Replace the file atomically: a temporary file, fsynced, renamed over it."""
+def fsync_dir(directory: Path | str) -> None:
+    """Make the directory's entries durable (a file created or renamed in it). Platforms
+    that cannot open or fsync a directory are left as they are."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Replace the file atomically: a temporary file beside it (mode 0600, as it may hold a
+    seat's hand), fsynced, renamed over it, and the directory fsynced."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, sort_keys=True)
-            f.write("\n")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -38,3 +58,9 @@ def write_json(path: Path, data: dict[str, Any]) -> None:
         except OSError:
             pass
         raise
+    fsync_dir(path.parent)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Replace the JSON file atomically (see write_bytes)."""
+    write_bytes(path, (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8"))

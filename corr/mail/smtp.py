@@ -127,5 +127,8 @@ def send(msg: EmailMessage, config: SmtpConfig) -> None:
         raise UsageError(f"SMTP server {where} refused the message: {err}") from None
     except OSError as err:
         raise UsageError(f"lost the SMTP server {where}: {err.strerror or err}") from None
+    except (ValueError, TypeError, LookupError) as err:
+        # the message could not be turned into bytes or envelope (a header that will not go)
+        raise UsageError(f"the message cannot be sent to {where}: {type(err).__name__}: {err}") from None
     if refused:
         raise UsageError(f"SMTP server {where} refused some recipients: {', '.join(refused)}")
