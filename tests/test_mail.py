@@ -380,7 +380,8 @@ def test_a_body_move_is_taken_only_from_its_seats_address(two_copies, tmp_path, 
 
 
 def test_a_refusal_goes_to_the_from_address_only_and_survives_hostile_headers(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
-    from corr.mail.ingest import ingest_bytes, refusal_reply
+    from corr.mail.ingest import ingest_bytes
+    from corr.mail.reply import refusal_reply
 
     a, _ = two_copies
     game_id = engine.load(a).header.id

@@ -30,6 +30,8 @@ from test_mail import ANNA, BEN, eml, new_log, play, reply_eml, two_copies  # no
 from corr import engine
 from corr.log import store
 from corr.mail import ingest as mail_in
+from corr.mail import message as mail_msg
+from corr.mail import reply as mail_reply
 from corr.mail import smtp
 from corr.mail.compose import compose
 
@@ -98,7 +100,7 @@ def test_a_seq_of_thousands_of_digits_is_refused_and_the_rest_of_the_maildir_goe
     before = a.read_bytes()
     one_line_refusal(corr("mail", "ingest", msg, "--games", a.parent), 1, "4301 digits")
     assert a.read_bytes() == before
-    assert mail_in.seq_key(hostile) == 0
+    assert mail_msg.seq_key(hostile) == 0
 
 
 def test_a_seq_of_ten_digits_is_no_seq_and_other_scripts_digits_are_none(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
@@ -171,7 +173,7 @@ def test_a_related_multipart_without_parts_is_no_body_and_no_crash(two_copies, t
 def test_nesting_within_the_limit_is_read(two_copies):  # type: ignore[no-untyped-def]
     a, _ = two_copies
     game_id = engine.load(a).header.id
-    data = nested(mail_in.MAX_DEPTH, [("From", f"Ben <{BEN}>"), ("Subject", f"Re: [corr {game_id}] 0. x")])
+    data = nested(mail_msg.MAX_DEPTH, [("From", f"Ben <{BEN}>"), ("Subject", f"Re: [corr {game_id}] 0. x")])
     result = mail_in.ingest_bytes(data, a.parent, "deep.eml")
     assert not result.aside and "nested" not in result.message  # refused for what it says, not for its shape
 
@@ -202,7 +204,7 @@ def test_an_encoded_newline_in_a_copied_header_cannot_break_the_reply(two_copies
     data = raw_message(list(headers.values()), b"3 (1,1)\r\n")
     result = mail_in.ingest_bytes(data, a.parent, "hostile.eml")
     assert not result.ok and "from the future" in result.message, result.message
-    answer = mail_in.refusal_reply(result, sender=HOST)
+    answer = mail_reply.refusal_reply(result, sender=HOST)
     assert answer is not None
     sent = parse(answer.as_bytes())
     assert sent["To"].addresses[0].addr_spec == BEN  # the From address, never the Reply-To

@@ -60,8 +60,8 @@ def compose(
       corr mail compose game.corr --to B --out move.eml
       corr mail compose cards.corr --to C --out to-cleo.eml   # Cleo's card only
     """
+    from corr.errors import UsageError
     from corr.mail.compose import compose_file, remember
-
     from corr.mail.sidecar import write_bytes
 
     msg = compose_file(file, to, sender=sender, since_seq=since)
@@ -143,6 +143,7 @@ def ingest(
     """
     from corr.errors import UsageError
     from corr.mail import ingest as mail_in
+    from corr.mail.message import MAX_MESSAGE
 
     given = [x for x in (message, mbox, maildir) if x is not None]
     if len(given) != 1:
@@ -150,7 +151,7 @@ def ingest(
     if message is not None:
         try:
             with open(message, "rb") as f:
-                data = f.read(mail_in.MAX_MESSAGE + 1)  # enough to refuse it by size
+                data = f.read(MAX_MESSAGE + 1)  # enough to refuse it by size
         except OSError as err:
             raise UsageError(f"{message}: {err.strerror or err}") from None
         items: list = [(str(message), data)]
@@ -196,7 +197,8 @@ def _reply(result, out_dir: Path, settings) -> None:  # type: ignore[no-untyped-
     """Write (and with settings, send) the refusal's answer; a reply that cannot be built,
     written or sent is said on one line, never raised: the refusal is what counts."""
     from corr.errors import UsageError
-    from corr.mail.ingest import flat, refusal_reply
+    from corr.mail.message import flat
+    from corr.mail.reply import refusal_reply
     from corr.mail.sidecar import write_bytes
 
     source = flat(result.source, 300)

@@ -5,7 +5,7 @@ One pass (`run_pass`):
 1. every message in the Maildir's `new/` (in order of the Subject's seq) is ingested
    into the games directory (`ingest.ingest_bytes`) and then moved to `cur/` (flag
    `S`), so the next pass does not see it again; a refused message is answered with
-   `ingest.refusal_reply` (never a message that is itself automatic, `Auto-Submitted`
+   `reply.refusal_reply` (never a message that is itself automatic, `Auto-Submitted`
    other than `no`, so two robots cannot ping-pong). A message that cannot be handled
    at all - its file unreadable, too big, nested too deep, or breaking corr - is set
    aside instead: moved to the Maildir's `bad/` folder with `NAME.reason` beside it
@@ -93,7 +93,7 @@ def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None]]:
     (then of the key, which Maildir makes from the delivery time). A file that cannot be
     read (or is no regular file) has None for its bytes; one over the size limit, only
     its first MAX_MESSAGE + 1 bytes (enough to refuse it)."""
-    from corr.mail.ingest import _read_bounded, seq_key
+    from corr.mail.message import read_bounded, seq_key
 
     if not (maildir / "new").is_dir() or not (maildir / "cur").is_dir():
         raise UsageError(f"{maildir} is not a Maildir (it needs new/ and cur/)")
@@ -105,7 +105,7 @@ def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None]]:
         path = maildir / "new" / name
         if not os.path.lexists(path):
             continue  # gone meanwhile (another reader took it)
-        items.append((name.split(colon)[0], name, _read_bounded(path)))
+        items.append((name.split(colon)[0], name, read_bounded(path)))
     return sorted(items, key=lambda item: seq_key(item[2]) if item[2] is not None else 0)
 
 
@@ -121,7 +121,7 @@ def move_to_cur(maildir: Path, name: str) -> None:
 def set_aside(maildir: Path, name: str, reason: str) -> Path:
     """Move a message of `new/` that cannot be handled to `bad/NAME`, with the reason in
     `bad/NAME.reason` (one line); the folder is made when first needed. Returns where it went."""
-    from corr.mail.ingest import flat
+    from corr.mail.message import flat
 
     bad = maildir / BAD
     if not bad.is_dir():
@@ -260,7 +260,7 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
         try:
             take_message(maildir, games, config, key, name, data, echo, report)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
-            from corr.mail.ingest import flat
+            from corr.mail.message import flat
 
             why = flat(f"internal error, a bug in corr: {type(err).__name__}: {err}", 500)
             source = flat(f"{maildir.name}/{key}", 300)
@@ -285,7 +285,7 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
             if changed:
                 write_state(path, state)
         except Exception as err:  # noqa: BLE001 - one game going wrong never stops the others
-            from corr.mail.ingest import flat
+            from corr.mail.message import flat
 
             why = flat(str(err) if isinstance(err, CorrError) else
                        f"internal error, a bug in corr: {type(err).__name__}: {err}", 1000)
@@ -298,7 +298,9 @@ def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, d
                  report: PassReport) -> None:
     """Ingest one message of `new/`, then move it to `cur/` (answering a refusal), or set
     it aside in `bad/` when it cannot be handled at all."""
-    from corr.mail.ingest import flat, ingest_bytes, refusal_reply
+    from corr.mail.ingest import ingest_bytes
+    from corr.mail.message import flat
+    from corr.mail.reply import refusal_reply
 
     source = flat(f"{maildir.name}/{key}", 300)
     result = ingest_bytes(data, games, source)

@@ -58,9 +58,6 @@ not hold up is ignored with a note in the result; it never refuses a good messag
 
 from __future__ import annotations
 
-import email.message
-import email.parser
-import email.policy
 import json
 import mailbox
 import os
@@ -77,36 +74,26 @@ from corr.mail.compose import (
     MAX_PANEL_TEXT,
     MAX_SEQ_DIGITS,
     PRIVATE_HEADER,
-    SUBJECT_RE,
-    clean_message_id,
-    header_text,
     keep_private,
     message_id,
     panel_problem,
     read_sidecar,
     remember,
 )
-
-#: The largest attached log taken in (bytes, decoded); a bigger one is refused unread.
-MAX_ATTACHMENT = 1 << 20
-#: The largest message taken in at all.
-MAX_MESSAGE = 4 * MAX_ATTACHMENT
-#: How deep multiparts (and attached messages) may nest, and how many parts a message
-#: may have, before it is refused unread: corr's own messages nest 2 deep in 4 parts.
-MAX_DEPTH = 20
-MAX_PARTS = 100
-#: How many multipart or message/* parts a message may declare, counted in its raw bytes
-#: before it is parsed: the parser's work grows with the nesting for every line below it
-#: (a megabyte under 400 levels takes it seconds), so nesting is bounded before parsing.
-MAX_CONTAINERS = 32
-_CONTAINER = re.compile(rb"^content-type:[ \t]*(?:\r?\n[ \t]+)*(?:multipart|message)/", re.IGNORECASE | re.MULTILINE)
-#: The longest value of a header corr reads (Subject, From, Message-ID, ...), in characters.
-MAX_HEADER = 16_000
-#: Headers a message may have at most once (RFC 5322 3.6): a doubled one is ambiguous.
-SINGLE_HEADERS = ("From", "Subject", "Message-ID")
-#: How many lines of a body are looked at for a move, and the longest one tried.
-MAX_BODY_LINES = 500
-MAX_MOVE_TEXT = 100
+from corr.mail.message import (
+    attachment_bytes,
+    attachments,
+    check_headers,
+    filename,
+    first_move,
+    flat,
+    from_addresses,
+    parse_message,
+    plain_text,
+    read_bounded,
+    seq_key,
+    subject_ref,
+)
 
 
 @dataclass
@@ -130,176 +117,8 @@ class Result:
         return f"{flat(self.source, 500)}: {status}: {flat(self.message, 2000)}"
 
 
-def flat(text: str, limit: int = 200) -> str:
-    """Text from a hostile message made one line: control characters (a decoded newline,
-    an escape) become spaces, runs of spaces one, cut to `limit` characters."""
-    out = " ".join("".join(" " if ch < " " or "\x7f" <= ch <= "\x9f" or ch in "\u2028\u2029" else ch
-                           for ch in str(text)).split())
-    return out[:limit]
-
-
-
-def parse_message(data: bytes) -> EmailMessage:
-    """The message, parsed; UsageError when it cannot be read at all: too big, with too
-    many multipart parts (counted before parsing), nested too deep or with too many parts
-    (checked without recursion), or breaking the parser."""
-    if len(data) > MAX_MESSAGE:
-        raise UsageError(f"the message is over the size limit of {MAX_MESSAGE} bytes; not read")
-    containers = sum(1 for _ in zip(range(MAX_CONTAINERS + 1), _CONTAINER.finditer(data)))
-    if containers > MAX_CONTAINERS:
-        raise UsageError(f"the message's parts are too many or nested too deep: it declares more than "
-                         f"{MAX_CONTAINERS} multipart or attached-message parts; not read")
-    try:
-        msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(data)
-    except RecursionError:
-        raise UsageError(f"the message's parts are nested too deep to read (at most {MAX_DEPTH} levels)") from None
-    except Exception as err:  # noqa: BLE001 - whatever the parser trips over, the message is unreadable
-        raise UsageError(f"the message cannot be parsed ({type(err).__name__})") from None
-    check_structure(msg)  # type: ignore[arg-type]
-    return msg  # type: ignore[return-value]
-
-
-def check_structure(msg: EmailMessage) -> None:
-    """Refuse a message nested deeper than MAX_DEPTH or with more than MAX_PARTS parts.
-    Iterative: the standard library walks parts recursively, so this runs first."""
-    stack: list[tuple[Any, int]] = [(msg, 0)]
-    parts = 0
-    while stack:
-        part, depth = stack.pop()
-        parts += 1
-        if parts > MAX_PARTS:
-            raise UsageError(f"the message has more than {MAX_PARTS} parts; not read")
-        if depth > MAX_DEPTH:
-            raise UsageError(f"the message's parts are nested more than {MAX_DEPTH} levels deep; not read")
-        if part.is_multipart():
-            payload = part.get_payload()
-            if isinstance(payload, list):
-                stack.extend((child, depth + 1) for child in payload if isinstance(child, email.message.Message))
-
-
-def _attachments(msg: EmailMessage) -> list[EmailMessage]:
-    found = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        name = _filename(part)
-        ctype = part.get_content_type()
-        if name.endswith(ATTACHMENT_SUFFIX) or ctype.startswith("application/x-corr"):
-            found.append(part)
-    return found
-
-
-def _filename(part: EmailMessage) -> str:
-    """A part's file name made one short line ("" when it has none or it cannot be read)."""
-    try:
-        return flat(part.get_filename() or "", 200)
-    except Exception:  # noqa: BLE001 - a name the parser cannot read is no name
-        return ""
-
-
-def _attachment_bytes(part: EmailMessage) -> bytes:
-    encoded = part.get_payload()
-    if isinstance(encoded, str) and len(encoded) > MAX_ATTACHMENT * 4 // 3 + 4096:
-        raise UsageError(f"attachment {_filename(part)} is over the size limit of {MAX_ATTACHMENT} bytes")
-    data = part.get_payload(decode=True) or b""
-    if len(data) > MAX_ATTACHMENT:
-        raise UsageError(f"attachment {_filename(part)} is over the size limit of {MAX_ATTACHMENT} bytes")
-    return data
-
-
-def _plain_body(msg: EmailMessage) -> EmailMessage | None:
-    """The part `msg.get_body(preferencelist=("plain",))` would pick - the first text/plain
-    part, depth first, that is no attachment, looking only at the root part of a
-    multipart/related - found without recursion and without trusting a multipart's
-    payload to be a list of parts (the standard library indexes a malformed one's text)."""
-    stack: list[Any] = [msg]
-    while stack:
-        part = stack.pop()
-        if not isinstance(part, email.message.Message):
-            continue
-        try:
-            if isinstance(part, EmailMessage) and part.is_attachment():
-                continue
-            maintype, _, subtype = part.get_content_type().partition("/")
-        except Exception:  # noqa: BLE001 - a part whose headers cannot be read is no body
-            continue
-        if maintype == "text":
-            if subtype == "plain":
-                return part  # type: ignore[return-value]
-            continue
-        children = part.get_payload() if maintype == "multipart" else None
-        if not isinstance(children, list) or not children:
-            continue
-        if subtype == "related":
-            start = part.get_param("start")
-            root = next((c for c in children if start and isinstance(c, email.message.Message)
-                         and c.get("content-id") == start), None)
-            children = [root if root is not None else children[0]]
-        stack.extend(reversed(children))
-    return None
-
-
-def _plain_text(msg: EmailMessage) -> str | None:
-    body = _plain_body(msg)
-    if body is None:
-        return None
-    try:
-        return body.get_content()
-    except (CorrError, RecursionError):
-        raise
-    except Exception:  # noqa: BLE001 - an unknown charset, a broken encoding
-        raise UsageError("the plain-text body cannot be decoded") from None
-
-
-def read_seq(text: str, what: str) -> int:
-    """A seq read from mail: ASCII digits, at most MAX_SEQ_DIGITS of them (int() of a few
-    thousand digits raises, and no game has a billion records)."""
-    if len(text) > MAX_SEQ_DIGITS:
-        raise UsageError(f"the {what}'s seq has {len(text)} digits, at most {MAX_SEQ_DIGITS}: not a seq of any game")
-    if not text.isascii() or not text.isdigit():
-        raise UsageError(f"the {what}'s seq {flat(text, 20)!r} is not a number")
-    return int(text)
-
-
-def subject_ref(msg: EmailMessage) -> tuple[str | None, int | None]:
-    """(game id, seq) from the Subject's `[corr <id>] <seq>.`; UsageError when the seq is
-    too long to be one (read_seq)."""
-    match = SUBJECT_RE.search(header_text(msg, "Subject", MAX_HEADER))
-    if not match:
-        return None, None
-    return match.group(1), read_seq(match.group(2), "Subject") if match.group(2) else None
-
-
-def seq_key(data: bytes) -> int:
-    """The Subject's seq of a message's bytes, for putting a mailbox in order; 0 when it
-    has none or it cannot be read. Reads the headers alone and never raises."""
-    try:
-        head = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(data[:MAX_MESSAGE])
-        seq = subject_ref(head)[1]  # type: ignore[arg-type]
-    except Exception:  # noqa: BLE001 - a message that cannot be ordered goes first; ingest says why
-        return 0
-    return seq if seq is not None else 0
-
-
-def check_headers(msg: EmailMessage) -> None:
-    """Refuse a message whose From, Subject or Message-ID is doubled (which one would
-    count?) or whose headers corr reads are absurdly long."""
-    counts: dict[str, int] = {}
-    for name, value in msg.raw_items():
-        key = name.lower()
-        counts[key] = counts.get(key, 0) + 1
-        if key in READ_HEADERS and len(str(value)) > MAX_HEADER:
-            raise UsageError(f"the {flat(name, 40)} header is {len(str(value))} characters long, at most {MAX_HEADER}")
-    for name in SINGLE_HEADERS:
-        if counts.get(name.lower(), 0) > 1:
-            raise UsageError(f"the message has {counts[name.lower()]} {name} headers, one expected")
-
-
 #: What a game id looks like (the header model's pattern).
 _GAME_ID = re.compile(r"[0-9a-z-]{4,64}")
-#: The headers corr reads from an incoming message.
-READ_HEADERS = frozenset({"from", "to", "subject", "message-id", "references", "in-reply-to", "auto-submitted",
-                          "precedence", "x-corr-game", "x-corr-seq"})
 
 
 def find_game(games: Path, game_id: str) -> Path:
@@ -359,10 +178,10 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
 
     check_headers(msg)
     game_id, seq = subject_ref(msg)
-    parts = _attachments(msg)
+    parts = attachments(msg)
     if len(parts) > 1:
         raise UsageError(f"{len(parts)} corr logs attached; send one per message")
-    attached = _attachment_bytes(parts[0]) if parts else None
+    attached = attachment_bytes(parts[0]) if parts else None
     rows: list[bytes] = []
     if attached is not None:
         rows = attached.split(b"\n")
@@ -373,9 +192,9 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         except (ValueError, AttributeError, RecursionError):
             attached_id = None
         if not isinstance(attached_id, str):
-            raise UsageError(f"attachment {_filename(parts[0])} is not a corr log (no header line)")
+            raise UsageError(f"attachment {filename(parts[0])} is not a corr log (no header line)")
         if not _GAME_ID.fullmatch(attached_id):  # it names a file: nothing but a game id's characters
-            raise UsageError(f"attachment {_filename(parts[0])} is not a corr log (its id {flat(attached_id, 70)!r} "
+            raise UsageError(f"attachment {filename(parts[0])} is not a corr log (its id {flat(attached_id, 70)!r} "
                              "is not a game id)")
         if game_id is not None and attached_id != game_id:
             raise UsageError(f"the Subject names game {game_id}, the attached log is game {flat(attached_id, 64)}")
@@ -414,7 +233,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     if _seen(path, msg):
         result.message = f"{path.name}: message already ingested; nothing changed"
         return result
-    text = _plain_text(msg)
+    text = plain_text(msg)
     if text is None:
         raise UsageError("no plain-text body (an HTML-only or empty message): write the move in a plain-text body "
                          "or attach the log")
@@ -427,7 +246,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {rep.seq}")
     if seq > rep.seq:
         raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {rep.seq}")
-    move = _first_move(text)
+    move = first_move(text)
     if move is None:
         raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
     on_turn = rep.to_move()
@@ -456,17 +275,6 @@ def _records_on_disk(path: Path) -> int | None:
     try:
         return len(store.read(path).records)
     except (CorrError, OSError):
-        return None
-
-
-def from_addresses(msg: EmailMessage) -> list[str] | None:
-    """The addresses of the message's From header, lower-case; None when it has no From
-    the parser can read (a From with an encoded newline, say), which is nobody's."""
-    if not header_text(msg, "From", MAX_HEADER):
-        return None
-    try:
-        return [a.addr_spec.lower() for a in msg["From"].addresses]
-    except Exception:  # noqa: BLE001 - a From header the parser cannot read is nobody's
         return None
 
 
@@ -608,23 +416,6 @@ def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:
     return f"; kept seat {seat}'s private panel of seq {seq}"
 
 
-def _first_move(text: str) -> str | None:
-    """The first line of the body (not quoted with `>`) that parses as a move; only the
-    first MAX_BODY_LINES lines are looked at, and no line longer than a move can be."""
-    from corr.notation import parse
-
-    for line in text.splitlines()[:MAX_BODY_LINES]:
-        line = line.strip()
-        if not line or line.startswith(">") or len(line) > MAX_MOVE_TEXT:
-            continue
-        try:
-            parse(line)
-        except CorrError:
-            continue
-        return line
-    return None
-
-
 def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: bool = False) -> Result:
     """Ingest one message; a refusal becomes a Result with its exit code and a one-line
     reason. A message that cannot be read (None: its file could not be read) or that
@@ -656,32 +447,6 @@ def _seq_key(item: tuple[str, bytes | None]) -> int:
     return seq_key(item[1]) if item[1] is not None else 0
 
 
-def _read_bounded(path: Path) -> bytes | None:
-    """A message file's bytes, at most MAX_MESSAGE + 1 of them (enough to refuse it by
-    size); None when it is not a regular file or cannot be read."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks, left = [], MAX_MESSAGE + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
 def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None) -> list[tuple[str, bytes | None]]:
     """Every message of an mbox or Maildir, as (name, bytes), in order of the Subject's
     seq (stable: mbox order, then Maildir key order) so a game's moves go in in turn.
@@ -703,7 +468,7 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None) -> l
             for name in names:
                 if name.startswith("."):
                     continue
-                items.append((f"{maildir.name}/{name.split(colon)[0]}", _read_bounded(folder / name)))
+                items.append((f"{maildir.name}/{name.split(colon)[0]}", read_bounded(folder / name)))
         items.sort(key=lambda item: item[0])
     return sorted(items, key=_seq_key)
 
@@ -713,87 +478,3 @@ def iter_ingest(items: list[tuple[str, bytes | None]], games: Path, new: bool = 
         yield ingest_bytes(data, games, name, new)
 
 
-#: An address corr answers: printable ASCII without spaces, quotes or brackets, one @.
-_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}")
-
-
-def _sender(msg: EmailMessage) -> tuple[str, str] | None:
-    """(name, address) of the message's one `From:` address; None when it has none, or
-    several, or one corr would not put into a header. A From whose display name the
-    parser refuses (an encoded newline in it) is read again as raw text, and only its
-    address is used."""
-    from email.utils import getaddresses
-
-    raw = [value for name, value in msg.raw_items() if name.lower() == "from"]
-    if len(raw) != 1 or len(str(raw[0])) > MAX_HEADER:
-        return None
-    try:
-        found = [(a.display_name or "", a.addr_spec or "") for a in msg["From"].addresses]
-    except Exception:  # noqa: BLE001 - read it as raw text instead
-        try:
-            found = [("", spec) for _, spec in getaddresses([str(raw[0])])]
-        except Exception:  # noqa: BLE001 - a From nobody can read is nobody's
-            return None
-    if len(found) != 1:
-        return None
-    name, spec = found[0]
-    if not _ADDRESS.fullmatch(spec):
-        return None
-    return flat(name, 100), spec
-
-
-def _own_address(msg: EmailMessage) -> str | None:
-    """The message's one To address, when it is one corr can put into a From header."""
-    try:
-        found = [a.addr_spec for a in msg["To"].addresses] if header_text(msg, "To", MAX_HEADER) else []
-    except Exception:  # noqa: BLE001 - a To the parser cannot read is no address
-        return None
-    return found[0] if len(found) == 1 and _ADDRESS.fullmatch(found[0] or "") else None
-
-
-def refusal_reply(result: Result, sender: str | None = None) -> EmailMessage | None:
-    """A reply to a refused message, saying why; None when there is nobody to answer.
-
-    It goes to the message's `From:` address only, never to a `Reply-To:`: a refusal may
-    tell about the sender's own hand ("B does not hold a 5"), and the address a body move
-    is checked against is the From address, so an impostor naming a seat's address gets
-    nothing back. Whatever is taken from the message is made harmless first: the Subject
-    one line, Message-IDs only when well formed (`compose.clean_message_id`), the
-    address only when plain (`_sender`). Never raises for a hostile message."""
-    from email.utils import formataddr, formatdate, make_msgid
-
-    original = result.msg
-    if original is None:
-        return None
-    found = _sender(original)
-    if found is None:
-        return None
-    subj = flat(header_text(original, "Subject", MAX_HEADER))
-    own_id = message_id(original)
-    references = [ref for ref in (clean_message_id(r) for r in
-                                  header_text(original, "References", MAX_HEADER).split()) if ref][-19:]
-    reply = EmailMessage()
-    try:
-        reply["From"] = sender or _own_address(original) or "corr@localhost"
-    except Exception:  # noqa: BLE001 - a configured sender the header cannot take
-        del reply["From"]
-        reply["From"] = "corr@localhost"
-    try:
-        reply["To"] = formataddr(found)
-    except Exception:  # noqa: BLE001 - a display name the header cannot take: the address alone
-        del reply["To"]
-        reply["To"] = found[1]
-    reply["Subject"] = subj if subj.lower().startswith("re:") else f"Re: {subj}" if subj else "Re: your corr message"
-    reply["Date"] = formatdate(usegmt=True)
-    reply["Message-ID"] = make_msgid("corr-reply")
-    if own_id:
-        reply["In-Reply-To"] = own_id
-        reply["References"] = " ".join(dict.fromkeys([*references, own_id]))
-    reply["Auto-Submitted"] = "auto-replied"
-    reply.set_content(
-        "corr did not take your message:\n\n"
-        f"  {flat(result.message, 2000)}\n\n"
-        "Nothing was changed in the game log. Reply to the game's latest message with your move\n"
-        "on the first line, or attach your copy of the log.\n"
-    )
-    return reply
