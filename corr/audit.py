@@ -119,8 +119,6 @@ def _late(rep: engine.Replay) -> list[dict[str, Any]]:
     header = rep.header
     if header.time_control is None:
         return []
-    from datetime import datetime, timezone
-
     from corr import timecontrol
 
     late = []
@@ -128,7 +126,7 @@ def _late(rep: engine.Replay) -> list[dict[str, Any]]:
         record = step.record
         if record.type not in timecontrol.MOVE_TYPES or step.voided:
             continue
-        when = datetime.strptime(record.at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+        when = timecontrol.instant(record.at)
         before = rep.standing(index)
         clock = timecontrol.clocks(header, before, record.by, when).get(record.by)
         if clock is not None and clock["left"] < 0:

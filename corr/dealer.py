@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, TypeVar
@@ -90,17 +89,14 @@ def write_secret(log_path: Path | str, secret: Secret) -> Path:
     data: dict[str, Any] = {"seed": secret.seed}
     if secret.key is not None:
         data["key"] = secret.key
+    from corr.log.store import write_new
+
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        write_new(path, json.dumps(data, indent=2).encode() + b"\n", 0o600)
     except FileExistsError:
         raise UsageError(f"{path} already exists; a new game needs a new secret (move the old one away)") from None
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror}") from None
-    try:
-        os.write(fd, json.dumps(data, indent=2).encode() + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
     return path
 
 

@@ -150,8 +150,6 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
 def clock_record(rep: Replay, state: Any, action: Action, at: str, note: str | None, before: list[Record]) -> None:
     """Check a timeout or vacation record against the time control; a due timeout makes
     the seat on turn forfeit."""
-    from datetime import datetime, timezone
-
     from corr import timecontrol
 
     header = rep.header
@@ -159,7 +157,7 @@ def clock_record(rep: Replay, state: Any, action: Action, at: str, note: str | N
         raise IllegalMove("", f"this game has no time control, so no {action.type} records")
     if action.by not in rep.game.seats:
         raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(rep.game.seats)})")
-    when = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    when = timecontrol.instant(at)
     on_turn = rep.game.to_move(state)
     if action.type == "timeout":
         late = timecontrol.overdue(header, before, on_turn, when)
@@ -255,6 +253,9 @@ def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Replay],
                 verify(keys[record.by], log.header.id, record)
             except CorruptLog as err:
                 raise CorruptLog(f"{log.path}: {err}", seq=err.seq, kind=err.kind) from None
+        elif record.sig is not None:  # a signature nobody can check would be a second encoding
+            raise CorruptLog(f"{log.path}: seq {record.seq} carries a signature, but {record.by} signs with no key",
+                             seq=record.seq, kind="signature")
         try:
             if record.type == "move" and result.forfeit is None:  # most records: advance() inlined
                 action = Action(record.seq, "move", record.by, parse(record.move) if record.move else None)
@@ -551,7 +552,8 @@ def accept(path: Path | str, raws: list[bytes]) -> tuple[Replay, list[Record]]:
         except lines.LineError as err:
             raise CorruptLog(f"incoming line {number} is not a valid record ({err})", kind="schema") from None
         if store.dump(record) != raw:
-            raise CorruptLog(f"incoming seq {record.seq} is not in canonical form: it was edited", seq=record.seq)
+            raise CorruptLog(f"incoming seq {record.seq} is not in canonical form: it was edited", seq=record.seq,
+                             kind="noncanonical")
         incoming.append((record, raw))
     with store.writing(path) as writer:
         log = dealer.attach(writer.log)

@@ -10,14 +10,15 @@ position. `cryptography` is imported only when a key is used: most moves need no
 from __future__ import annotations
 
 import base64
-import os
 from pathlib import Path
 from typing import Any
 
 from corr.errors import CorruptLog, UsageError
 from corr.log import lines
+from corr.log.store import write_new
 
 PREFIX = "ed25519:"
+SIGNATURE_BYTES = 64  # Ed25519
 DOMAIN = b"corr-record-signature-v1\n"
 
 
@@ -42,10 +43,13 @@ def new_key(out: Path | str) -> tuple[Path, Path]:
     pem = private.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-    pub_path.write_text(public_text(private) + "\n")
+    try:  # each file and the folder fsynced: a key announced to others must survive a crash
+        write_new(key_path, pem, 0o600)
+        write_new(pub_path, (public_text(private) + "\n").encode(), 0o644)
+    except FileExistsError as err:
+        raise UsageError(f"{err.filename} already exists; choose another name") from None
+    except OSError as err:
+        raise UsageError(f"cannot write {err.filename}: {err.strerror}") from None
     return key_path, pub_path
 
 
@@ -82,13 +86,22 @@ def read_public(text_or_path: str) -> str:
             text = Path(text_or_path).read_text().strip()
         except OSError as err:
             raise UsageError(f"cannot read public key {text_or_path}: {err.strerror}") from None
-    try:
-        raw = base64.b64decode(text[len(PREFIX):], validate=True) if text.startswith(PREFIX) else b""
-    except ValueError:
-        raw = b""
-    if len(raw) != 32:
+    if _canonical_b64(text[len(PREFIX):], 32) is None or not text.startswith(PREFIX):
         raise UsageError(f"{text_or_path} is not a corr public key (ed25519:<base64>)")
     return text
+
+
+def _canonical_b64(text: str, size: int) -> bytes | None:
+    """The `size` bytes `text` is the one base64 spelling of, else None. base64 has
+    several spellings of the same bytes (the unused bits of the last character, padding);
+    a signature or key must have one, or a relay could alter a line and keep it valid."""
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (ValueError, TypeError):
+        return None
+    if len(raw) != size or base64.b64encode(raw).decode() != text:
+        return None
+    return raw
 
 
 def signed_bytes(game_id: str, record: lines.Record) -> bytes:
@@ -109,9 +122,21 @@ def verify(public: str, game_id: str, record: lines.Record) -> None:
     if record.sig is None:
         raise CorruptLog(f"seq {record.seq} by {record.by} is not signed, but {record.by} signs with a key",
                          seq=record.seq, kind="signature")
+    signature = _canonical_b64(record.sig, SIGNATURE_BYTES)
+    if signature is None:
+        raise CorruptLog(
+            f"seq {record.seq}: the signature is not the canonical base64 of {SIGNATURE_BYTES} bytes "
+            "(a signature has one spelling): the record was altered",
+            seq=record.seq,
+            kind="signature",
+        )
+    key_bytes = _canonical_b64(public[len(PREFIX):], 32) if public.startswith(PREFIX) else None
+    if key_bytes is None:
+        raise CorruptLog(f"seq {record.seq}: {record.by}'s key in the header is not a corr public key "
+                         "(ed25519:<canonical base64 of 32 bytes>)", seq=record.seq, kind="signature")
     try:
-        key = _ed25519().Ed25519PublicKey.from_public_bytes(base64.b64decode(public[len(PREFIX):]))
-        key.verify(base64.b64decode(record.sig, validate=True), signed_bytes(game_id, record))
+        key = _ed25519().Ed25519PublicKey.from_public_bytes(key_bytes)
+        key.verify(signature, signed_bytes(game_id, record))
     except (InvalidSignature, ValueError):
         raise CorruptLog(
             f"seq {record.seq}: the signature is not {record.by}'s (altered record or a stranger's key)",

@@ -26,10 +26,14 @@ the bank.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
-from corr.errors import UsageError
+from corr.errors import CorruptLog, UsageError
+from corr.log.lines import STAMP_PATTERN
+
+_STAMP = re.compile(STAMP_PATTERN)
 
 DAY = 86400
 HOUR = 3600
@@ -154,8 +158,27 @@ def describe(tc: dict[str, Any]) -> str:
 # Clocks
 
 
-def _time(stamp: str) -> datetime:
-    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+def instant(stamp: Any) -> datetime:
+    """The UTC time a log's stamp (`2026-11-29T19:23:00Z`) names. A stamp that is not one
+    (the readers refuse them, but these functions take any header and records) is a
+    CorruptLog naming it, never a raw ValueError."""
+    if type(stamp) is not str or not _STAMP.fullmatch(stamp):
+        raise CorruptLog(f"{str(stamp)[:40]!r} is not a real UTC time YYYY-MM-DDTHH:MM:SSZ", kind="schema")
+    return datetime(int(stamp[:4]), int(stamp[5:7]), int(stamp[8:10]), int(stamp[11:13]), int(stamp[14:16]),
+                    int(stamp[17:19]), tzinfo=timezone.utc)
+
+
+_MAX = datetime.max.replace(tzinfo=timezone.utc)
+_MIN = datetime.min.replace(tzinfo=timezone.utc)
+
+
+def _shift(when: datetime, seconds: float) -> datetime:
+    """`when` plus `seconds`, held at the ends of the calendar (years 1 and 9999) rather
+    than overflowing: a stamp near either end is valid, the deadline after it need not be."""
+    try:
+        return when + timedelta(seconds=seconds)
+    except OverflowError:
+        return _MAX if seconds > 0 else _MIN
 
 
 def _utc(when: datetime) -> datetime:
@@ -163,7 +186,8 @@ def _utc(when: datetime) -> datetime:
 
 
 def _stamp(when: datetime) -> str:
-    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+    # not strftime: its %Y drops the leading zeros of years before 1000 on some platforms
+    return f"{when.year:04d}-{when.month:02d}-{when.day:02d}T{when.hour:02d}:{when.minute:02d}:{when.second:02d}Z"
 
 
 def _vacation_days(record: Any) -> int:
@@ -174,7 +198,7 @@ def _vacation_days(record: Any) -> int:
 def _windows(records: Iterable[Any], seat: str) -> list[tuple[datetime, datetime]]:
     """The seat's vacations as merged [start, end) intervals, in order."""
     spans = sorted(
-        (_time(r.at), _time(r.at) + timedelta(days=_vacation_days(r)))
+        (instant(r.at), _shift(instant(r.at), _vacation_days(r) * DAY))
         for r in records if r.type == "vacation" and r.by == seat and _vacation_days(r) > 0
     )
     merged: list[tuple[datetime, datetime]] = []
@@ -199,14 +223,14 @@ def _thinking(start: datetime, end: datetime, windows: list[tuple[datetime, date
 def _turns(header: Any, records: list[Any]) -> list[tuple[Any, datetime, datetime]]:
     """Each play record with the start and end of the turn it ended, and each clock
     adjustment (a ruling) in its place, with no time of its own."""
-    start = _time(header.created)
+    start = instant(header.created)
     turns = []
     for record in records:
         if record.type in TALK_TYPES:
             if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
                 turns.append((record, start, start))
             continue
-        at = _time(record.at)
+        at = instant(record.at)
         turns.append((record, start, at))
         start = at
     return turns
@@ -216,13 +240,13 @@ def _turn_start(header: Any, records: list[Any]) -> datetime:
     """When the current turn started: the last play record's `at`, or `created`."""
     for record in reversed(records):
         if record.type not in TALK_TYPES:
-            return _time(record.at)
-    return _time(header.created)
+            return instant(record.at)
+    return instant(header.created)
 
 
 def vacation_taken(records: Iterable[Any], seat: str, year: int) -> int:
     """Vacation days the seat has taken in a calendar year (by the year each began)."""
-    return sum(_vacation_days(r) for r in records if r.type == "vacation" and r.by == seat and _time(r.at).year == year)
+    return sum(_vacation_days(r) for r in records if r.type == "vacation" and r.by == seat and instant(r.at).year == year)
 
 
 def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) -> dict[str, dict[str, Any]]:
@@ -285,7 +309,7 @@ def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) 
             for w_start, w_end in windows:
                 if w_start <= now < w_end:
                     resume = w_end
-            deadline = _stamp(resume + timedelta(seconds=left))
+            deadline = _stamp(_shift(resume, left))
             remind_seconds = tc.get("remind_hours", DEFAULT_REMIND_HOURS) * HOUR
             remind = resume == now and 0 <= left <= remind_seconds and remind_seconds > 0
         allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)

@@ -16,7 +16,7 @@ import pytest
 from freezegun import freeze_time
 
 from corr import clock, timecontrol
-from corr.errors import UsageError
+from corr.errors import CorruptLog, UsageError
 from corr.log import lines
 
 H = "0" * 64
@@ -400,6 +400,50 @@ def test_check_vacation_refusals() -> None:
     timecontrol.check_vacation(h, [], "A", 1, t(at(3)), to_move="A")  # at the deadline: still in time
     with pytest.raises(UsageError, match="0 of 0"):
         timecontrol.check_vacation(header(PER_MOVE), [], "A", 1, now)
+
+
+# ---------------------------------------------------------------------------------
+# Stamps no reader would pass: timecontrol refuses them on its own (issue "Hardening")
+
+BAD_STAMPS = ["2026-02-30T12:00:00Z", "2026-13-01T12:00:00Z", "2026-03-01T24:00:00Z", "2026-03-01T12:00:61Z",
+              "2026-3-1T12:00:00Z", "0000-01-01T00:00:00Z", "2026-03-01 12:00:00", ""]
+
+
+@pytest.mark.parametrize("stamp", BAD_STAMPS)
+def test_a_bad_stamp_is_a_corr_error_never_a_raw_value_error(stamp: str) -> None:
+    """Headers and records built without a reader reach these functions too."""
+    bad_header = header(PER_MOVE)._replace(created=stamp)
+    with pytest.raises(CorruptLog, match="not a real UTC time") as caught:
+        timecontrol.clocks(bad_header, [], "A", t(START))
+    assert caught.value.kind == "schema" and "\n" not in str(caught.value)
+    records = [rec(1, "A", stamp)]
+    with pytest.raises(CorruptLog, match="not a real UTC time"):
+        timecontrol.clocks(header(PER_MOVE), records, "B", t(START))
+    with pytest.raises(CorruptLog, match="not a real UTC time"):
+        timecontrol.overdue(header(PER_MOVE), records, "B", t(START))
+    vacation = [rec(1, "A", stamp, kind="vacation", note="2")]
+    with pytest.raises(CorruptLog, match="not a real UTC time"):
+        timecontrol.check_vacation(header(VAC), vacation, "A", 1, t(START))
+
+
+def test_instant_reads_exactly_the_stored_form() -> None:
+    assert timecontrol.instant("2024-02-29T23:59:59Z") == datetime(2024, 2, 29, 23, 59, 59, tzinfo=timezone.utc)
+    assert timecontrol.instant("0001-01-01T00:00:00Z") == datetime(1, 1, 1, tzinfo=timezone.utc)
+    with pytest.raises(CorruptLog):
+        timecontrol.instant(None)
+
+
+def test_clocks_at_the_end_of_the_calendar_do_not_overflow() -> None:
+    """A vacation or a deadline past 9999-12-31 is held there, not an OverflowError."""
+    end = "9999-12-20T00:00:00Z"
+    h = header({"kind": "per-move", "days": 30, "vacation_days": 366}, created=end)
+    vacation = [rec(1, "A", "9999-12-21T00:00:00Z", kind="vacation", note="300")]
+    clocks = timecontrol.clocks(h, vacation, "A", t("9999-12-22T00:00:00Z"))
+    assert clocks["A"]["deadline"] == "9999-12-31T23:59:59Z"
+    clocks = timecontrol.clocks(h, [], "A", t("9999-12-22T00:00:00Z"))
+    assert clocks["A"]["deadline"] == "9999-12-31T23:59:59Z" and clocks["A"]["left"] == 28 * DAY
+    early = header(PER_MOVE, created="0001-01-01T00:00:00Z")
+    assert timecontrol.clocks(early, [], "A", t("0001-01-02T00:00:00Z"))["A"]["deadline"] == "0001-01-04T00:00:00Z"
 
 
 # ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import stat
 from pathlib import Path
@@ -117,3 +118,108 @@ def test_accept_refuses_records_signed_by_a_stranger(tmp_path: Path, signed_game
     with pytest.raises(CorruptLog, match="signature"):
         engine.accept(copy, signed_game.read_bytes().split(b"\n")[1:-1])
     assert copy.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------------
+# One spelling per signature and key (issue "Hardening")
+
+#: base64 of 64 bytes ends `X==`, where X carries 2 bits of the last byte and 4 unused
+#: bits that must be 0; a decoder that ignores them reads these as the same signature.
+PADDING_TWIN = {"A": "B", "Q": "R", "g": "h", "w": "x"}
+
+
+def padding_twin(sig: str) -> str:
+    """The same 64 signature bytes, spelt with the unused bits of the last character set."""
+    assert sig.endswith("==") and len(sig) == 88
+    return sig[:85] + PADDING_TWIN[sig[85]] + "=="
+
+
+def two_signed_moves(signed_game: Path, keys, corr) -> list[bytes]:  # type: ignore[no-untyped-def]
+    assert corr("move", signed_game, "7 (5,4)", "--sign", f"{keys['anna']}.key", "-f", "none").code == 0
+    assert corr("move", signed_game, "3 (1,2)", "--sign", f"{keys['ben']}.key", "-f", "none").code == 0
+    return signed_game.read_bytes().split(b"\n")[:-1]
+
+
+def test_the_padding_twin_is_the_same_signature_to_a_lax_decoder(signed_game: Path, keys, corr) -> None:
+    """What made the fork possible: base64.b64decode reads both spellings as one."""
+    sig = json.loads(two_signed_moves(signed_game, keys, corr)[-1])["sig"]
+    assert padding_twin(sig) != sig
+    assert base64.b64decode(padding_twin(sig), validate=True) == base64.b64decode(sig)
+
+
+def test_audit_refuses_a_signature_spelt_another_way(signed_game: Path, keys, corr) -> None:
+    rows = two_signed_moves(signed_game, keys, corr)
+    record = json.loads(rows[-1])
+    record["sig"] = padding_twin(record["sig"])
+    rows[-1] = json.dumps(record, separators=(",", ":")).encode()  # canonical JSON, other base64
+    signed_game.write_bytes(b"".join(r + b"\n" for r in rows))
+    result = corr("audit", signed_game, "--json")
+    assert result.code == 2
+    finding = json.loads(result.out)["findings"][0]
+    assert finding["kind"] == "signature" and "canonical base64" in finding["detail"]
+    shown = corr("show", signed_game)
+    assert shown.code == 2 and "canonical base64" in shown.err
+
+
+def test_a_copy_refuses_the_padding_twin_of_a_record(tmp_path: Path, signed_game: Path, keys, corr) -> None:
+    """A relay that re-spells the signature must not fork a copy that already has the game."""
+    rows = two_signed_moves(signed_game, keys, corr)
+    copy = tmp_path / "copy.corr"
+    copy.write_bytes(b"".join(r + b"\n" for r in rows[:-1]))
+    record = json.loads(rows[-1])
+    record["sig"] = padding_twin(record["sig"])
+    twin = json.dumps(record, separators=(",", ":")).encode()
+    before = copy.read_bytes()
+    with pytest.raises(CorruptLog, match="canonical base64"):
+        engine.accept(copy, [twin])
+    assert copy.read_bytes() == before
+    engine.accept(copy, [rows[-1]])  # the record as signed goes in
+    assert copy.read_bytes() == signed_game.read_bytes()
+
+
+@pytest.mark.parametrize("sig", ["", "AAAA", "A" * 88, "!" * 88, "é" * 88])
+def test_a_signature_that_is_not_64_bytes_of_base64_is_refused(signed_game: Path, keys, corr, sig: str) -> None:
+    from corr.identity import verify
+
+    two_signed_moves(signed_game, keys, corr)
+    log = store.read(signed_game)
+    record = log.records[-1]._replace(sig=sig)
+    with pytest.raises(CorruptLog) as caught:
+        verify(log.header.seats[1].key, log.header.id, record)  # type: ignore[arg-type]
+    assert caught.value.kind == "signature" and caught.value.seq == 2
+    verify(log.header.seats[1].key, log.header.id, log.records[-1])  # type: ignore[arg-type]
+
+
+def test_a_public_key_spelt_another_way_is_refused(keys, corr, tmp_path: Path) -> None:
+    from corr.errors import UsageError
+    from corr.identity import read_public
+
+    text = Path(f"{keys['anna']}.pub").read_text().strip()
+    assert read_public(text) == text
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    body = text.removeprefix("ed25519:")  # 32 bytes: 43 characters, the last with 2 unused bits, and `=`
+    twin = "ed25519:" + body[:42] + alphabet[alphabet.index(body[42]) | 1] + "="
+    assert twin != text and base64.b64decode(twin[8:]) == base64.b64decode(body)
+    with pytest.raises(UsageError, match="not a corr public key"):
+        read_public(twin)
+    result = corr("new", "combat", tmp_path / "k.corr", "-p", "Anna", "-p", "Ben", "--key", f"A={twin}", "-f", "none")
+    assert result.code == 1 and not (tmp_path / "k.corr").exists()
+
+
+def test_key_new_makes_both_files_durable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import stat as stat_
+
+    from corr.identity import new_key
+
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append("dir" if stat_.S_ISDIR(os.fstat(fd).st_mode) else str(os.fstat(fd).st_ino))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    key, pub = new_key(tmp_path / "anna")
+    assert str(key.stat().st_ino) in synced and str(pub.stat().st_ino) in synced
+    assert synced[-1] == "dir"  # after the last file was written

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -139,15 +140,91 @@ def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
     assert path.read_text() == "precious"
 
 
-def test_appends_are_fsynced_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    synced: list[int] = []
+def record_fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every os.fsync from now on, as (kind, name): kind "dir" or "file", name the
+    directory's path or the file's inode, so tests can tell which was made durable."""
+    synced: list[tuple[str, str]] = []
     real = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd)))
+
+    def fsync(fd: int) -> None:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            synced.append(("dir", os.path.realpath(f"/proc/self/fd/{fd}")))
+        else:
+            synced.append(("file", str(st.st_ino)))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return synced
+
+
+def test_appends_are_fsynced_whole_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced = record_fsyncs(monkeypatch)
     path = tmp_path / "g.corr"
     engine.new_game(path, "combat", ["Anna", "Ben"], {})
     engine.act(path, "move", text="7 (5,4)")
-    assert len(synced) == 2
+    inode = str(path.stat().st_ino)
+    assert synced.count(("file", inode)) == 2  # the header when created, the move when appended
     assert path.read_bytes().endswith(b"}\n")
+
+
+def test_a_new_log_is_durable_with_its_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A created file survives a crash only once the directory entry is on disk too."""
+    synced = record_fsyncs(monkeypatch)
+    path = tmp_path / "g.corr"
+    engine.new_game(path, "combat", ["Anna", "Ben"], {})
+    inode = str(path.stat().st_ino)
+    assert ("file", inode) in synced and ("dir", str(tmp_path.resolve())) in synced
+    assert synced.index(("file", inode)) < synced.index(("dir", str(tmp_path.resolve())))
+
+
+def test_repair_saves_the_torn_line_durably_before_cutting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, _ = write_game(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data + b"{half")
+    Path(f"{path}.torn").write_bytes(b"an older torn line")  # a FILE.torn from an earlier repair
+    synced = record_fsyncs(monkeypatch)
+    assert store.repair(path) == b"{half"
+    torn = Path(f"{path}.torn")
+    assert torn.read_bytes() == b"{half" and path.read_bytes() == data
+    folder = str(tmp_path.resolve())
+    # the torn line's file, then the directory holding its new name, then the cut log
+    assert synced.index(("file", str(torn.stat().st_ino))) < synced.index(("dir", folder))
+    assert synced.index(("dir", folder)) < synced.index(("file", str(path.stat().st_ino)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, torn.name])  # no temp file left
+
+
+def test_repair_never_leaves_half_a_torn_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FILE.torn is replaced atomically: a failure on the way leaves the old one whole,
+    the log uncut and no temporary file behind."""
+    path, _ = write_game(tmp_path)
+    data = path.read_bytes()
+    path.write_bytes(data + b"{half")
+    Path(f"{path}.torn").write_bytes(b"an older torn line")
+
+    def refuse(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(UsageError, match="cannot save the torn line"):
+        store.repair(path)
+    assert Path(f"{path}.torn").read_bytes() == b"an older torn line"
+    assert path.read_bytes() == data + b"{half"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, f"{path.name}.torn"])
+
+
+def test_a_directory_that_refuses_fsync_is_let_be(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(22, "Invalid argument")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    path = tmp_path / "g.corr"
+    engine.new_game(path, "combat", ["Anna", "Ben"], {})
+    assert store.read(path).header.game == "combat"
 
 
 def test_record_model_refuses_unknown_fields() -> None:

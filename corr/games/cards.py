@@ -11,7 +11,7 @@ track, who holds a card, how many cards the pile has left - is public, and that 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from corr.dealer import shuffle
@@ -19,7 +19,7 @@ from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
-from corr.geometry import COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
+from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
 from corr.notation import Move, Placement
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
 

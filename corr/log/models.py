@@ -9,6 +9,7 @@ pydantic; a property test keeps the two in agreement.
 from __future__ import annotations
 
 import json
+import operator
 from typing import Literal
 
 from corr.log import lines
@@ -17,7 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 FORMAT_VERSION = 1
 HEX64 = r"^[0-9a-f]{64}$"
-STAMP = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
+#: A UTC time that exists (no Feb 30, hour 24 or second 60): the codec's regex, so both
+#: readers refuse the same stamps; pydantic-core matches it without calling Python.
+STAMP = f"^{lines.STAMP_PATTERN}$"
+STAMP_TEXT = "UTC time YYYY-MM-DDTHH:MM:SSZ that exists: no Feb 30, hour 24 or second 60."
 SEAT = r"^[A-F]$"
 
 RecordType = Literal[
@@ -74,7 +78,7 @@ class Header(BaseModel):
         default=None, pattern=HEX64,
         description="Games with hidden information: SHA-256 hex of the dealer's secret seed (DESIGN 6).",
     )
-    created: str = Field(pattern=STAMP)
+    created: str = Field(pattern=STAMP, description=STAMP_TEXT)
 
 
 class Record(BaseModel):
@@ -89,7 +93,7 @@ class Record(BaseModel):
     seq: int = Field(ge=1)
     type: RecordType
     by: str = Field(pattern=r"^([A-F]|host|referee|dealer)$")
-    at: str = Field(pattern=STAMP)
+    at: str = Field(pattern=STAMP, description=STAMP_TEXT)
     move: str | None = Field(default=None, max_length=100)
     target: int | None = Field(default=None, ge=1, description="The seq a challenge or ruling is about.")
     note: str | None = Field(default=None, max_length=2000)
@@ -115,10 +119,17 @@ def dump(model: Header | Record) -> bytes:
     return json.dumps(model.model_dump(exclude_none=True), separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _problem(err: Exception) -> str:
-    first = err.errors()[0]  # type: ignore[attr-defined]
+def _problem(err: ValidationError) -> lines.LineError:
+    """The first fault pydantic found, as the codec's one-line error naming the field."""
+    first = err.errors()[0]
     where = ".".join(str(x) for x in first.get("loc", ())) or "line"
-    return f"{where}: {first.get('msg', 'invalid')}"
+    message = first.get("msg", "invalid")
+    if first.get("type") == "string_pattern_mismatch":  # not the whole regex in the message
+        if first.get("ctx", {}).get("pattern") == STAMP:
+            message = f"{str(first.get('input'))[:40]!r} is not a real UTC time YYYY-MM-DDTHH:MM:SSZ"
+        else:
+            message = "does not match its pattern"
+    return lines.LineError(where, message)
 
 
 def read_header(raw: bytes) -> lines.Header:
@@ -126,7 +137,7 @@ def read_header(raw: bytes) -> lines.Header:
     try:
         model = Header.__pydantic_validator__.validate_json(raw)
     except ValidationError as err:
-        raise lines.LineError("line", _problem(err)) from None
+        raise _problem(err) from None
     data = model.model_dump()
     data["seats"] = tuple(lines.Seat(**seat) for seat in data["seats"])
     for role in ("referee", "host"):
@@ -140,11 +151,14 @@ def read_record(raw: bytes) -> lines.Record:
     try:
         m = _validate_record(raw)
     except ValidationError as err:
-        raise lines.LineError("line", _problem(err)) from None
-    return lines.Record(m.seq, m.type, m.by, m.at, m.prev, m.state, m.move, m.target, m.note, m.sig, m.seed)
+        raise _problem(err) from None
+    return _new_tuple(lines.Record, _record_values(m.__dict__))  # lines.Record(m.seq, ...), at half the cost
 
 
 _validate_record = Record.__pydantic_validator__.validate_json
+_new_tuple = tuple.__new__
+#: A validated model's field values (pydantic keeps them in its __dict__) in lines.Record order.
+_record_values = operator.itemgetter(*lines.Record._fields)
 
 #: The reader `corr audit` uses: every line checked by the models themselves.
 STRICT = (read_header, read_record)

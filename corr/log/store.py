@@ -1,9 +1,13 @@
 """Reading, creating and appending game logs on disk.
 
 A log is JSON Lines: a header, then records chained by SHA-256 of the previous line's
-exact bytes. Appends happen under an exclusive `flock`, after checking that the file's
-tail is still the one the writer based its record on, as one whole line, flushed and
-fsynced. Reads take a shared lock so they never see half a line being written.
+exact bytes. Every line must be exactly the canonical bytes of what it reads as
+(`lines.dump`): signatures and the chain cover the canonical record, so a second
+spelling of the same record (spaces, escapes, a duplicate key) would let two copies
+that both verify differ. Appends happen under an exclusive `flock`, after checking that
+the file's tail is still the one the writer based its record on, as one whole line,
+flushed and fsynced. Reads take a shared lock so they never see half a line being
+written. A file created or renamed is made durable with its directory's fsync too.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any, Callable, Iterator
 
 from corr.errors import CorruptLog, UsageError
 from corr.log import lines
-from corr.log.lines import Header, Record, dump
+from corr.log.lines import Header, Record, canonical_record, dump
 
 
 def line_hash(raw: bytes) -> str:
@@ -73,12 +77,15 @@ def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
         header = read_header(rows[0])
     except lines.LineError as err:
         raise CorruptLog(f"{path}: line 1 is not a valid corr header ({err})", kind="schema") from None
+    if dump(header) != rows[0]:
+        raise CorruptLog(f"{path}: line 1 (the header) {_NONCANONICAL}", kind="noncanonical")
     log = GameLog(path=path, header=header, header_raw=rows[0], torn=torn, size=len(data) - len(tail))
     # This loop runs once per record of every log read (audits read thousands): locals
     # only, and the raw lines kept as one slice at the end.
     records = log.records
     append = records.append
     sha256 = hashlib.sha256
+    canonical = canonical_record
     prev = sha256(rows[0]).hexdigest()
     seq = 0  # records accepted so far
     for raw in islice(rows, 1, None):
@@ -88,6 +95,15 @@ def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
             raise CorruptLog(
                 f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({err})", seq=seq + 1, kind="schema"
             ) from None
+        # One comparison holds the line to its one byte form: dump never writes a space,
+        # a needless escape or a key twice, and writes keys in their fixed order.
+        try:
+            noncanonical = canonical(record) != raw
+        except (ValueError, TypeError):  # a reader that let through what dump cannot write
+            noncanonical = True
+        if noncanonical:
+            raise CorruptLog(f"{path}: line {seq + 2} (seq {seq + 1}) {_NONCANONICAL}", seq=seq + 1,
+                             kind="noncanonical")
         seq += 1
         if record.seq != seq:
             raise CorruptLog(
@@ -106,6 +122,64 @@ def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
         append(record)
     log.raw = rows[1:]
     return log
+
+
+_NONCANONICAL = (
+    "is not in canonical form (corr writes each line one way: keys in order, no spaces, "
+    "no needless escapes, no key twice): it was edited"
+)
+
+
+def sync_dir(directory: Path | str) -> None:
+    """fsync a directory, so that a file created or renamed in it survives a crash; a
+    platform or file system that refuses is let be."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_new(path: Path | str, data: bytes, mode: int = 0o644) -> None:
+    """Create `path` holding `data`, durably (file and directory fsynced); refuses to
+    overwrite: FileExistsError (or another OSError) for the caller to word."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    sync_dir(Path(path).parent)
+
+
+def replace_file(path: Path | str, data: bytes, mode: int = 0o644) -> None:
+    """Write `path` atomically: a temporary file beside it, fsynced, renamed over it, and
+    the directory fsynced; a crash leaves the old file or the new one, never half."""
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    sync_dir(path.parent)
 
 
 def _open_error(path: Path, err: OSError) -> UsageError:
@@ -129,16 +203,11 @@ def create(path: Path | str, header: Header) -> GameLog:
     path = Path(path)
     raw = dump(header)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        write_new(path, raw + b"\n")
     except FileExistsError:
         raise UsageError(f"{path} already exists; choose another file name") from None
     except OSError as err:
         raise _open_error(path, err) from None
-    try:
-        os.write(fd, raw + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
     return GameLog(path=path, header=header, header_raw=raw, size=len(raw) + 1)
 
 
@@ -215,13 +284,17 @@ def writing(path: Path | str) -> Iterator[Writer]:
 
 
 def repair(path: Path | str) -> bytes | None:
-    """Cut a torn last line off a log (saving it beside as `FILE.torn`); returns what was cut."""
+    """Cut a torn last line off a log (saving it beside as `FILE.torn`, durably, before
+    the cut); returns what was cut."""
     path = Path(path)
     with _locked(path, "r+b", fcntl.LOCK_EX) as f:
         log = parse(f.read(), path)
         if log.torn is None:
             return None
-        Path(f"{path}.torn").write_bytes(log.torn)
+        try:
+            replace_file(f"{path}.torn", log.torn)
+        except OSError as err:
+            raise UsageError(f"cannot save the torn line to {path}.torn: {err.strerror}") from None
         f.truncate(log.size)
         f.flush()
         os.fsync(f.fileno())

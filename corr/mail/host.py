@@ -44,7 +44,8 @@ from typing import Any, Callable
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.mail.sidecar import fsync_dir, read_json, write_bytes, write_json
+from corr.log.store import sync_dir
+from corr.mail.sidecar import read_json, write_bytes, write_json
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
@@ -114,8 +115,8 @@ def move_to_cur(maildir: Path, name: str) -> None:
     colon = mailbox.Maildir.colon
     base = name.split(colon)[0]
     os.replace(maildir / "new" / name, maildir / "cur" / f"{base}{colon}2,S")
-    fsync_dir(maildir / "cur")
-    fsync_dir(maildir / "new")
+    sync_dir(maildir / "cur")
+    sync_dir(maildir / "new")
 
 
 def set_aside(maildir: Path, name: str, reason: str) -> Path:
@@ -126,13 +127,13 @@ def set_aside(maildir: Path, name: str, reason: str) -> Path:
     bad = maildir / BAD
     if not bad.is_dir():
         bad.mkdir(exist_ok=True)
-        fsync_dir(maildir)
+        sync_dir(maildir)
     base = name.split(mailbox.Maildir.colon)[0]
     target = bad / base
     write_bytes(bad / f"{base}{REASON_SUFFIX}", (flat(reason, 2000) + "\n").encode("utf-8"))
     os.replace(maildir / "new" / name, target)
-    fsync_dir(bad)
-    fsync_dir(maildir / "new")
+    sync_dir(bad)
+    sync_dir(maildir / "new")
     return target
 
 

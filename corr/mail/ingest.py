@@ -147,7 +147,7 @@ def adopt(games: Path, game_id: str, attached: bytes) -> Path:
     rules, state hashes, signatures), becomes this player's copy `<game-id>.corr`."""
     from corr import engine
     from corr.log import store
-    from corr.mail.sidecar import fsync_dir
+    from corr.log.store import sync_dir
 
     path = games / f"{game_id}{ATTACHMENT_SUFFIX}"
     log = store.parse(attached, path)
@@ -166,7 +166,7 @@ def adopt(games: Path, game_id: str, attached: bytes) -> Path:
     except BaseException:
         path.unlink(missing_ok=True)  # no half-written copy left behind
         raise
-    fsync_dir(games)  # the new file's name is durable too
+    sync_dir(games)  # the new file's name is durable too
     return path
 
 
