@@ -53,3 +53,35 @@ def test_racing_challenges_of_one_move_decide_it_once(tmp_path: Path) -> None:
     report = json.loads(subprocess.run([sys.executable, "-m", "corr", "audit", "c.corr", "--json"], cwd=tmp_path,
                                        capture_output=True, text=True).stdout)
     assert report["intact"]
+
+
+def test_racing_host_passes_take_one_reply_per_seq(tmp_path: Path, smtp_server) -> None:  # type: ignore[no-untyped-def]
+    """Two host processes over one Maildir, and every seat's address sending a move for
+    seq 0 (only Anna's may count): one record lands, whichever pass reads it first."""
+    import mailbox
+    from email.message import EmailMessage
+
+    _, port = smtp_server
+    games = tmp_path / "games"
+    games.mkdir()
+    maildir = tmp_path / "Maildir"
+    box = mailbox.Maildir(maildir, create=True)
+    (tmp_path / "smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "host@example.org"\n')
+    rep = engine.new_game(games / "g.corr", "combat", ["Anna <anna@example.org>", "Ben <ben@example.org>"], {})
+    moves = [str(m) for m in rep.game.legal_moves(rep.state)[::9][:6]]
+    for i, move in enumerate(moves):
+        msg = EmailMessage()
+        msg["From"] = "anna@example.org"
+        msg["To"] = "host@example.org"
+        msg["Subject"] = f"Re: [corr {rep.header.id}] 0. new game"
+        msg["Message-ID"] = f"<race-{i}@example.org>"
+        msg.set_content(move + "\n")
+        box.add(msg)
+    run = ["host", "run", "--maildir", str(maildir), "--games", str(games), "--smtp", "smtp.toml", "--once"]
+    results = race([run, run], tmp_path)
+    assert all(r.returncode in (0, 1) for r in results), [r.stderr for r in results]
+    assert "internal error" not in "".join(r.stdout + r.stderr for r in results)
+    log = store.read(games / "g.corr")
+    assert len(log.records) == 1 and log.records[0].move in moves
+    engine.replay(log)
+    assert not any((maildir / "new").iterdir())  # every message was handled by one pass or the other
