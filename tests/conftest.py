@@ -6,6 +6,7 @@ import email
 import email.policy
 import os
 import socket
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -78,6 +79,12 @@ class Inbox:
             for e in self.envelopes
         ]
 
+    def take_envelopes(self) -> list[Any]:
+        """The envelopes received so far, as they came, forgetting them."""
+        got = list(self.envelopes)
+        self.envelopes.clear()
+        return got
+
     def take(self) -> list[tuple[list[str], EmailMessage]]:
         """The messages received so far, forgetting them."""
         got = self.messages()
@@ -94,6 +101,13 @@ def free_port() -> int:
 @pytest.fixture
 def smtp_server() -> Iterator[tuple[Inbox, int]]:
     """A real SMTP server (aiosmtpd) on 127.0.0.1; yields its inbox and port."""
+    with smtp_on_loopback() as served:
+        yield served
+
+
+@contextmanager
+def smtp_on_loopback() -> Iterator[tuple[Inbox, int]]:
+    """Run a real SMTP server (aiosmtpd) on 127.0.0.1 for the block: its inbox and port."""
     from aiosmtpd.controller import Controller
 
     inbox = Inbox()

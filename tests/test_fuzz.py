@@ -1212,24 +1212,10 @@ def test_fuzz_mail_ingest(eml: bytes, new: bool) -> None:
 @pytest.fixture(scope="module")
 def smtp() -> Iterator[tuple[Any, int]]:
     """One real SMTP server (aiosmtpd on 127.0.0.1) for the module's host passes."""
-    from aiosmtpd.controller import Controller
+    from conftest import smtp_on_loopback
 
-    from conftest import Inbox, free_port
-
-    class Kept(Inbox):
-        def take_envelopes(self) -> list[Any]:
-            got = list(self.envelopes)
-            self.envelopes.clear()
-            return got
-
-    inbox = Kept()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
+    with smtp_on_loopback() as served:
+        yield served
 
 
 @fuzz("host")
