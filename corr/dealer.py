@@ -71,16 +71,27 @@ def shuffle(seed: str, items: Sequence[T], label: str) -> list[T]:
     out = list(items)
     k = 0
     for i in range(len(out) - 1, 0, -1):
-        span = i + 1
-        limit = (1 << 64) - (1 << 64) % span
-        while True:
-            draw = int.from_bytes(hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
-            k += 1
-            if draw < limit:
-                break
-        j = draw % span
+        j, k = draw(seed, label, i + 1, k)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def draw(seed: str, label: str, span: int, k: int = 0) -> tuple[int, int]:
+    """A number in `range(span)` from the seed's draws k, k+1, ..., and the k to go on from.
+
+    The draws are `shuffle`'s (the first 8 bytes, big-endian, of SHA-256(`seed|label|k`),
+    modulo `span`, biased draws rejected), so a caller that needs numbers one at a time,
+    each range known only after the last choice, deals as reproducibly as a shuffle.
+    Threading k through the calls keeps every number of one `label` a fresh draw.
+    """
+    if span < 1:
+        raise ValueError(f"cannot draw from an empty range (span {span})")
+    limit = (1 << 64) - (1 << 64) % span
+    while True:
+        value = int.from_bytes(hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
+        k += 1
+        if value < limit:
+            return value % span, k
 
 
 def write_secret(log_path: Path | str, secret: Secret) -> Path:

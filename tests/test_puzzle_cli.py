@@ -95,3 +95,61 @@ def test_bad_limit_is_refused(corr) -> None:
 def test_every_puzzle_command_has_an_example(corr, command: str) -> None:
     r = corr("puzzle", command, "--help")
     assert r.code == 0 and "Example:" in r.out and f"corr puzzle {command}" in r.out
+
+
+# --- corr puzzle domino (rules/domino.md 7.1) ---------------------------------------------
+def test_domino_7_1_puzzle_domino_prints_the_start_and_the_order(corr) -> None:
+    from corr.geometry import name
+    from corr.puzzles.appendix import puzzle_text
+    from corr.puzzles.domino import generate
+
+    r = corr("puzzle", "domino", "--seed", "abc", "--givens", "75")
+    assert r.code == 0, r.err
+    deal = generate("abc", 75)
+    lines = r.out.splitlines()
+    assert lines[0] == "start: " + puzzle_text(list(deal.start)) and lines[0].count(".") == 6
+    assert lines[1] == "order: 6 digits"
+    assert lines[2:] == [f"  {n}. {d} {name(c)}" for n, (c, d) in enumerate(deal.order, 1)]
+    assert corr("puzzle", "domino", "--seed", "abc", "--givens", "75").out == r.out
+
+
+def test_domino_7_1_puzzle_domino_json(corr) -> None:
+    from corr.geometry import name
+    from corr.puzzles.appendix import puzzle_text
+    from corr.puzzles.domino import generate
+
+    r = corr("puzzle", "domino", "--seed", "abc", "--json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    deal = generate("abc")
+    assert data == {
+        "seed": "abc",
+        "givens": 30,
+        "start": puzzle_text(list(deal.start)),
+        "order": [{"cell": name(c), "digit": d} for c, d in deal.order],
+    }
+    assert list(data) == ["seed", "givens", "start", "order"]
+    assert sum(ch != "." for ch in data["start"]) == 30 and len(data["order"]) == 51
+    again = corr("puzzle", "domino", "--json", "--seed", "abc", "--givens", "30")
+    assert again.out == r.out
+
+
+@pytest.mark.parametrize(
+    "args, fault",
+    [
+        (["--seed", "abc", "--givens", "16"], "givens must be from 17 to 80, not 16"),
+        (["--seed", "abc", "--givens", "81"], "givens must be from 17 to 80, not 81"),
+        (["--seed", "abc", "--givens", "many"], "'many' is not a valid integer"),
+        (["--seed", ""], "the seed is empty"),
+        ([], "missing option '--seed'"),
+    ],
+)
+def test_domino_7_1_puzzle_domino_refuses_bad_options_in_one_line(corr, args: list[str], fault: str) -> None:
+    r = corr("puzzle", "domino", *args)
+    assert r.code == 1 and r.out == ""
+    assert r.err.count("\n") == 1 and fault in r.err
+
+
+def test_puzzle_domino_has_an_example(corr) -> None:
+    r = corr("puzzle", "domino", "--help")
+    assert r.code == 0 and "corr puzzle domino --seed" in r.out.split("Example:", 1)[1]

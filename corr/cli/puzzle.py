@@ -1,4 +1,5 @@
-"""`corr puzzle ...`: the Moyo appendix puzzles, a solver and the Moyo 6 suitability check."""
+"""`corr puzzle ...`: the Moyo appendix puzzles, a solver, the Moyo 6 suitability check and
+the Sudoku Domino generator."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import typer
 from corr.cli.app import JsonFlag, app, out
 
 puzzle_app = typer.Typer(
-    help="Sudoku puzzles for the games: list the Moyo appendix, show, solve, count solutions "
-    "and check a puzzle against Moyo rule 6.\n\n"
+    help="Sudoku puzzles for the games: list the Moyo appendix, show, solve, count solutions, "
+    "check a puzzle against Moyo rule 6 and generate a Sudoku Domino game.\n\n"
     "\b\nExample:\n"
     "  corr puzzle check 3",
     no_args_is_help=True,
@@ -21,7 +22,8 @@ puzzle_app = typer.Typer(
 app.add_typer(
     puzzle_app,
     name="puzzle",
-    help="Sudoku puzzles: list the Moyo appendix, show, solve, count solutions, check (moyo 6).\n\n"
+    help="Sudoku puzzles: list the Moyo appendix, show, solve, count solutions, check (moyo 6), "
+    "domino (a Sudoku Domino game from a seed).\n\n"
     "\b\nExample:\n"
     "  corr puzzle check 3",
 )
@@ -160,4 +162,37 @@ def check(
         f"verdict: {report['verdict']}",
     ]
     lines += [f"  - {reason}" for reason in report["reasons"]]
+    out("\n".join(lines) + "\n")
+
+
+@puzzle_app.command()
+def domino(
+    seed: Annotated[str, typer.Option("--seed", metavar="SEED", help="The seed the game is dealt from.")],
+    givens: Annotated[
+        int, typer.Option("--givens", metavar="N", help="Stones on the board at the start, 17-80.")
+    ] = 30,
+    as_json: JsonFlag = False,
+) -> None:
+    """Generate a Sudoku Domino game from a seed: the start and the digit order (domino 7.1).
+
+    The start is 81 characters row by row, '.' for empty; the order lists each given
+    digit with the cell it docks on, `D (F,P)`. The same seed always deals the same game.
+
+    \b
+    Example:
+      corr puzzle domino --seed 5f2c9e --givens 30
+    """
+    from corr.geometry import name
+    from corr.puzzles.appendix import puzzle_text
+    from corr.puzzles.domino import generate
+
+    deal = generate(seed, givens)
+    start = puzzle_text(list(deal.start))
+    if as_json:
+        order = [{"cell": name(cell), "digit": digit} for cell, digit in deal.order]
+        out(json.dumps({"seed": seed, "givens": givens, "start": start, "order": order}, indent=2) + "\n")
+        return
+    width = len(str(len(deal.order)))
+    lines = [f"start: {start}", f"order: {len(deal.order)} digits"]
+    lines += [f"  {n:>{width}}. {digit} {name(cell)}" for n, (cell, digit) in enumerate(deal.order, 1)]
     out("\n".join(lines) + "\n")

@@ -1,0 +1,186 @@
+"""Sudoku Domino: docking geometry and the seeded generator (rules/domino.md 2, 3.3, 7.1).
+
+A board is 81 cells in reading order (corr.geometry), 0 for an empty cell and a digit
+for a stone. Everything here is a pure function of the board or the seed, so a duel's
+boards, a replay and the dealer all agree on every docking cell and every deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from corr.dealer import draw, shuffle
+from corr.errors import UsageError
+from corr.geometry import CELLS, COL_CELLS, ROW_CELLS
+
+MIN_GIVENS = 17
+MAX_GIVENS = 80
+
+#: The 36 ways a stone is pushed in (2.2): every row and column from each end, each
+#: listing the line's cells from the edge the stone enters at.
+ENTRIES: tuple[tuple[int, ...], ...] = tuple(
+    cells for line in ROW_CELLS + COL_CELLS for cells in (tuple(line), tuple(reversed(line)))
+)
+
+
+def _approaches(cell: int) -> list[tuple[tuple[int, ...], int | None]]:
+    """For each of the cell's four straight paths to the edge: the path's cells (the cell
+    itself left out) and the cell next to it on the other side, the one a stone pushed
+    in along that path docks against (None past the board's far edge)."""
+    out: list[tuple[tuple[int, ...], int | None]] = []
+    for entry in ENTRIES:
+        if cell in entry:
+            i = entry.index(cell)
+            out.append((entry[:i], entry[i + 1] if i < 8 else None))
+    return out
+
+
+_APPROACHES: list[list[tuple[tuple[int, ...], int | None]]] = [_approaches(c) for c in CELLS]
+
+
+def _check(cells: Sequence[int]) -> None:
+    if len(cells) != 81:
+        raise ValueError(f"a board is 81 cells, not {len(cells)}")
+
+
+def docking_cells(cells: Sequence[int]) -> list[int]:
+    """The docking cells of a board (2.2, 2.3), by cell index.
+
+    Slides a stone in along every row and column from each end: over the empty cells
+    until the next cell holds a stone. An occupied edge cell and a line without a stone
+    offer nothing. Two lines offering one cell give it once.
+    """
+    _check(cells)
+    found: set[int] = set()
+    for entry in ENTRIES:
+        if cells[entry[0]]:
+            continue
+        for before, cell in zip(entry, entry[1:]):
+            if cells[cell]:
+                found.add(before)
+                break
+    return sorted(found)
+
+
+def unreachable_cells(cells: Sequence[int]) -> list[int]:
+    """The empty cells no stone can ever reach (3.3), by cell index: each of their four
+    straight paths to the edge holds a stone, and stones never move. A cell on the edge
+    has an empty path (of no cells) and so is never unreachable."""
+    _check(cells)
+    return [
+        c
+        for c in CELLS
+        if not cells[c] and all(any(cells[p] for p in path) for path, _ in _APPROACHES[c])
+    ]
+
+
+def _docks_when_empty(cells: Sequence[int], cell: int) -> bool:
+    """Whether `cell` is a docking cell of the board with `cell` emptied (whatever it
+    holds now): on one of its lines the path to the edge is empty and the next cell
+    beyond it holds the stone to dock against."""
+    return any(
+        beyond is not None and cells[beyond] and not any(cells[p] for p in path)
+        for path, beyond in _APPROACHES[cell]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A generated game (7.1): the solution, the start (0 for empty) and the given
+    digits as (cell, digit) in the order they are given."""
+
+    solution: tuple[int, ...]
+    start: tuple[int, ...]
+    order: tuple[tuple[int, int], ...]
+
+
+def solution_grid(seed: str) -> tuple[int, ...]:
+    """A complete valid Sudoku grid dealt from the seed.
+
+    A base pattern (row r, column c holds (3(r mod 3) + r div 3 + c) mod 9 + 1) keeps the
+    Sudoku rule under each transformation applied: a seeded relabelling of the digits
+    (label "domino-digits"), the bands and the rows within each band reordered
+    ("domino-rows", "domino-rows-0".."-2"), the stacks and the columns within each
+    ("domino-cols", "domino-cols-0".."-2"), and a transpose on a draw of 1
+    ("domino-transpose"). All through the dealer's SHA-256 draws, so every machine and
+    Python version deals the same grid.
+    """
+    digits = shuffle(seed, range(1, 10), "domino-digits")
+    rows = _within_bands(seed, "domino-rows")
+    cols = _within_bands(seed, "domino-cols")
+    transpose, _ = draw(seed, "domino-transpose", 2)
+    grid = []
+    for r in range(9):
+        for c in range(9):
+            i, j = (rows[c], cols[r]) if transpose else (rows[r], cols[c])  # transposed last
+            grid.append(digits[(3 * (i % 3) + i // 3 + j) % 9])
+    return tuple(grid)
+
+
+def _within_bands(seed: str, label: str) -> list[int]:
+    """A seeded order of the lines 0..8 that keeps each band of three together."""
+    bands = shuffle(seed, range(3), label)
+    return [3 * band + i for band in bands for i in shuffle(seed, range(3), f"{label}-{band}")]
+
+
+def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
+    """The cells to empty, in order, until `givens` stones remain (7.1's reverse peeling).
+
+    Each cell removed is chosen by the seed (label "domino-peel") among the stones that
+    would be a docking cell once empty. Such choices can run into a dead end, a board
+    where no stone qualifies (scattered stones, none backed by a neighbour; 5 of 3,000
+    seeds down to 17 givens, none down to 20), so the peel is a depth-first search: it
+    puts the last stone back and draws again among the rest, remembering the boards that
+    lead nowhere. It gives up only when every removal sequence is tried, so it finishes
+    whenever any peel exists, and from a full grid one always does: empty the cells in
+    reading order, and each docks against the stone below it in its column, or, in the
+    last row, against the next stone in the row.
+    Raises ValueError when the board has no peel to `givens` stones.
+    """
+    board = list(cells)
+    stones = sum(1 << c for c in CELLS if board[c])  # the board as a bit mask of its stones
+    to_remove = stones.bit_count() - givens
+    removed: list[int] = []
+    options = [[c for c in CELLS if board[c] and _docks_when_empty(board, c)]]
+    dead: set[int] = set()  # boards with no way on, as masks
+    k = 0
+    while len(removed) < to_remove:
+        if not options[-1]:  # a dead end: put the last stone back and choose differently
+            dead.add(stones)
+            options.pop()
+            if not removed:
+                raise ValueError(f"no peel leaves {givens} stones on this board")
+            back = removed.pop()
+            board[back] = cells[back]
+            stones |= 1 << back
+            continue
+        j, k = draw(seed, "domino-peel", len(options[-1]), k)
+        cell = options[-1].pop(j)
+        if (stones & ~(1 << cell)) in dead:
+            continue
+        board[cell] = 0
+        stones &= ~(1 << cell)
+        removed.append(cell)
+        options.append([c for c in CELLS if board[c] and _docks_when_empty(board, c)])
+    return removed
+
+
+def generate(seed: str, givens: int = 30) -> Deal:
+    """Start position and digit order of a game from the seed (7.1).
+
+    The solution grid comes from `solution_grid`, the peel from `peel`; the removed stones
+    in reverse order of removal are the order, so placing each given digit on its cell
+    docks every time and solves the game (3.2).
+    """
+    if not seed:
+        raise UsageError("the seed is empty: a game is dealt from a seed of at least one character")
+    if not MIN_GIVENS <= givens <= MAX_GIVENS:
+        raise UsageError(f"givens must be from {MIN_GIVENS} to {MAX_GIVENS}, not {givens}")
+    solution = solution_grid(seed)
+    removed = peel(seed, solution, givens)
+    start = list(solution)
+    for cell in removed:
+        start[cell] = 0
+    order = tuple((cell, solution[cell]) for cell in reversed(removed))
+    return Deal(solution, tuple(start), order)
