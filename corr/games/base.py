@@ -152,6 +152,14 @@ class Game:
     def result(self, state: Any) -> Result:
         raise NotImplementedError
 
+    def most_points(self, scores: dict[str, int], over: bool) -> Result:
+        """The result of a game where the most points win and equal totals share the win
+        (combat 5.3, cards 5.3)."""
+        if not over:
+            return Result(False, (), scores)
+        best = max(scores.values())
+        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)
+
     def state_key(self, state: Any) -> bytes:
         """A canonical encoding of the public position; its SHA-256 is each record's
         `state`. Nothing hidden goes in: a player's copy must reach the same bytes, and

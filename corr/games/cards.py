@@ -328,19 +328,12 @@ class Cards(AsWritten, Game):
             state.last_cell = None
         return f"{self.moved(window)} leaves the game and scores nothing ({points} taken back)"
 
-    def moved(self, window: Window) -> str:
-        return str(window.move)
-
     # --- result and views -----------------------------------------------------------
     def scores(self, state: CardsState) -> dict[str, int]:
         return dict(zip(self.seats, state.points))
 
     def result(self, state: CardsState) -> Result:
-        scores = self.scores(state)
-        if not state.over:
-            return Result(False, (), scores)
-        best = max(scores.values())
-        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)  # 5.3
+        return self.most_points(self.scores(state), state.over)  # 5.3
 
     def describe(self, state: CardsState) -> dict[str, Any]:
         """What every seat sees: the track (3.2), the pile's count, who holds a card."""

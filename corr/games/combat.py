@@ -310,11 +310,7 @@ class Combat(AsWritten, Game):
         return owned
 
     def result(self, state: CombatState) -> Result:
-        scores = self.scores(state)
-        if not state.over:
-            return Result(False, (), scores)
-        best = max(scores.values())
-        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)  # 5.3
+        return self.most_points(self.scores(state), state.over)  # 5.3
 
     def describe(self, state: CombatState) -> dict[str, Any]:
         return {

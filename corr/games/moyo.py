@@ -7,7 +7,7 @@ stones are the digits it still lacks (1.4), so the grid alone says what each are
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from corr.errors import IllegalMove, UsageError
