@@ -109,16 +109,15 @@ def legal(file: LogFile, as_json: JsonFlag = False) -> None:
     Example:
       corr legal game.corr --json
     """
+    from corr.dealer import DEALER, secret_path
     from corr.errors import UsageError
 
     rep = _load(file)
     seat = rep.to_move()
     if seat is not None and not rep.game.dealt:
-        from corr.dealer import secret_path
-
         raise UsageError(f"{file}: the legal moves of {rep.game.title} depend on hidden cards, and this copy has "
                          f"no dealer's secret ({secret_path(file).name}); the dealer's copy lists them")
-    if seat == "dealer":
+    if seat == DEALER:
         seat = None  # the game is at its end: only the dealer's reveal is left
     moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
     if as_json:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from corr.dealer import shuffle
+from corr.dealer import DEALER, shuffle
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
@@ -130,20 +130,19 @@ class Cards(AsWritten, Game):
 
     @classmethod
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
+        from corr.puzzles.solver import find_clash  # only new games need it
+
         opts = super().resolve_options(given)
+        cells = parse_puzzle(opts["puzzle"]) if opts["puzzle"] else [0] * 81
+        clash = find_clash(cells)
+        if clash is not None:
+            first, second, unit = clash
+            raise UsageError(f"puzzle: the {cells[second]} at {name(second)} breaks the Sudoku rule: another stands "
+                             f"at {name(first)} in {unit} (1.2)")
         if opts["puzzle"]:
-            cells = parse_puzzle(opts["puzzle"])
-            grid = Grid(cells)
-            for c, d in enumerate(cells):
-                if d:
-                    grid.cells[c] = 0
-                    clash = grid.clashes(c, d)
-                    grid.cells[c] = d
-                    if clash:
-                        raise UsageError(f"puzzle: the {d} at {name(c)} breaks the Sudoku rule with {name(clash[0][2])}")
             opts["puzzle"] = puzzle_text(cells)
         opts["deck"] = opts["deck"].replace(" ", "")
-        if not cls.deck_cards(opts["deck"], parse_puzzle(opts["puzzle"]) if opts["puzzle"] else [0] * 81):
+        if not cls.deck_cards(opts["deck"], cells):
             raise UsageError(f"deck={opts['deck']!r} leaves no card to deal")
         return opts
 
@@ -166,7 +165,7 @@ class Cards(AsWritten, Game):
         if state.over:
             return None
         if state.ending:
-            return "dealer"  # the end is public: the dealer reveals the deal (6.2)
+            return DEALER  # the end is public: the dealer reveals the deal (6.2)
         return self.seats[state.turn]
 
     def state_key(self, state: CardsState) -> bytes:
@@ -215,7 +214,7 @@ class Cards(AsWritten, Game):
     def auto_actions(self, state: CardsState) -> list[tuple[str, str]]:
         """The dealer reveals the deal as soon as the game is at its end (6.2)."""
         if not state.over and (state.ending or self.blocked(state)):
-            return [("reveal", "dealer")]
+            return [("reveal", DEALER)]
         return []
 
     def check(self, state: CardsState, move: Move) -> IllegalMove | None:

@@ -67,6 +67,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Iterator
 
+from corr.dealer import DEALER
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
 from corr.mail.compose import (
@@ -321,7 +322,7 @@ def check_record_senders(local: Any, msg: EmailMessage, rows: list[bytes]) -> No
             continue
         if by in keys or by in vouched:
             continue
-        if by == "dealer" and kind == "reveal" and header.commitment is not None:
+        if by == DEALER and kind == "reveal" and header.commitment is not None:
             continue
         if by not in game.seats:
             raise UsageError(f"the attached log's seq {seq} is by {flat(by, 20)!r}, whom nothing in this game vouches "
