@@ -59,8 +59,28 @@ class Replay:
     private: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_move(self) -> str | None:
-        """The seat on turn, None when the game is over (also by a timeout or forfeit)."""
+        """The seat on turn, None when the game is over (also by a timeout or forfeit);
+        in a Domino duel the first of the seats that may move (see `on_turn`)."""
         return None if self.forfeit else self.game.to_move(self.state)
+
+    def on_turn(self) -> tuple[str, ...]:
+        """Every seat that may act now; () when the game is over."""
+        return () if self.forfeit else self.game.on_turn(self.state)
+
+    def visible(self, seat: str | None) -> list[Step]:
+        """The replayed steps `seat` (None: the public) may read: all of them but in a
+        running Domino duel (`Game.shows`)."""
+        shows, state = self.game.shows, self.state
+        return [step for step in self.steps if shows(state, step.record.by, seat)]
+
+    def seen_seq(self, seat: str | None) -> int:
+        """The seq of the newest record `seat` may read (0 before any): what the seat's
+        view is of, and what its mailed reply answers."""
+        shows, state = self.game.shows, self.state
+        for step in reversed(self.steps):
+            if shows(state, step.record.by, seat):
+                return step.record.seq
+        return 0
 
     def standing(self, upto: int | None = None) -> list[Record]:
         """The records before index `upto` (all replayed ones by default) that no ruling
@@ -114,13 +134,18 @@ def make_game(header: Header, seed: str | None = None) -> Game:
             raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
     if seats != list(SEAT_LETTERS[: len(seats)]):
         raise CorruptLog(f"line 1 (header): seats must be {', '.join(SEAT_LETTERS[: len(seats)])} in order", kind="header")
-    if cls.hidden != (header.commitment is not None):
-        need = "needs the dealer's commitment" if cls.hidden else "has no hidden information, so no commitment"
+    hidden = cls.is_hidden(options)
+    if hidden != (header.commitment is not None):
+        need = "needs the dealer's commitment" if hidden else "has no hidden information, so no commitment"
         raise CorruptLog(f"line 1 (header): {cls.title} {need}", kind="header")
+    if cls.own_clock and header.time_control is not None:
+        raise CorruptLog(f"line 1 (header): {cls.title} keeps its own time, so no time control", kind="header")
     try:
-        return cls(options, seats, seed)
+        game = cls(options, seats, seed)
     except UsageError as err:  # options that cannot go with these seats
         raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
+    game.created = header.created
+    return game
 
 
 def check_turn(game: Game, state: Any, action: Action) -> None:
@@ -138,11 +163,13 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
     if action.by not in game.seats:
         raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(game.seats)})")
     if action.type in game.turn_types:
-        on_turn = game.to_move(state)
-        if on_turn is None:
+        on_turn = game.on_turn(state)
+        if not on_turn:
             raise IllegalMove("", "the game is over")
-        if action.by != on_turn:
-            raise IllegalMove(game.turn_rule, f"it is {on_turn}'s turn, not {action.by}'s")
+        if action.by not in on_turn:
+            if len(on_turn) > 1:
+                raise IllegalMove(game.turn_rule, f"{', '.join(on_turn)} may move now, not {action.by}")
+            raise IllegalMove(game.turn_rule, f"it is {on_turn[0]}'s turn, not {action.by}'s")
     if action.type == "move" and action.move is None:
         raise UsageError("a move record needs a move")
 
@@ -194,9 +221,9 @@ def advance(rep: Replay, record: Record, index: int) -> tuple[Action, Outcome]:
     if record.type == "ruling":
         from corr import rulings
 
-        return Action(record.seq, record.type, record.by, None, record.target), rulings.apply(rep, record, index)
+        return Action(record.seq, record.type, record.by, None, record.target, record.at), rulings.apply(rep, record, index)
     move = parse(record.move) if record.move is not None else None
-    action = Action(record.seq, record.type, record.by, move, record.target)
+    action = Action(record.seq, record.type, record.by, move, record.target, record.at)
     if rep.forfeit is not None and record.type not in AFTER_FORFEIT:
         raise IllegalMove("", f"the game is over: {rep.forfeit} lost {rep.forfeit_cause}")
     if rep.forfeit is not None and record.type == "reveal":
@@ -258,7 +285,8 @@ def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Replay],
                              seq=record.seq, kind="signature")
         try:
             if record.type == "move" and result.forfeit is None:  # most records: advance() inlined
-                action = Action(record.seq, "move", record.by, parse(record.move) if record.move else None)
+                action = Action(record.seq, "move", record.by, parse(record.move) if record.move else None, None,
+                                record.at)
                 outcome = apply(game, state, action)
             else:
                 action, outcome = advance(result, record, index)
@@ -312,6 +340,8 @@ def make_header(
             f"{cls.title} is for {cls.min_seats}-{cls.max_seats} players; {len(players)} given (use --player per seat)"
         )
     resolved = cls.resolve_options(options)
+    if cls.own_clock and time_control is not None:
+        raise UsageError(f"{cls.title} keeps its own time (option time_limit), so it takes no --time")
     cls(resolved, list(SEAT_LETTERS[: len(players)]))  # options that cannot go with this many seats
     seats = [seat_entry(SEAT_LETTERS[i], player, (keys or {}).get(SEAT_LETTERS[i])) for i, player in enumerate(players)]
     unknown = sorted(set(keys or {}) - set(SEAT_LETTERS[: len(players)]))
@@ -358,14 +388,16 @@ def new_game(
     (with `dealer_key`, the host's private key dealer records are signed with) and its
     commitment into the header."""
     cls = game_class(game_name)
-    if not cls.hidden:
+    if not cls.is_hidden(cls.resolve_options(options)):
         if dealer_key is not None:
             raise UsageError(f"--dealer-key: {cls.title} has no hidden information, so no dealer")
+        options = cls.dealt_options(options, None)
         return replay(store.create(path, make_header(game_name, players, options, keys, time_control, officials)))
     if keys:
         raise UsageError(f"{cls.title} takes no seat keys yet: its moves are made on the dealer's copy, "
                          "which cannot sign for a seat (players mail their moves to the dealer)")
     seed = dealer.new_seed()
+    options = cls.dealt_options(options, seed)
     header = make_header(game_name, players, options, keys, time_control, officials, dealer.commitment(seed))
     secret = dealer.Secret(seed, str(Path(dealer_key).resolve()) if dealer_key is not None else None)
     if dealer.secret_path(path).exists():
@@ -429,6 +461,8 @@ def extend(
     game = current.game
     if len(current.steps) != len(current.log.records):
         raise UsageError(f"seq {current.seq} is not the end of {current.log.path}: only the newest position takes moves")
+    if by is None and len(current.on_turn()) > 1:
+        raise UsageError(f"seats {', '.join(current.on_turn())} may all move now: say which with --by SEAT")
     seat = by or current.to_move()
     if current.forfeit is not None and record_type != "comment":
         raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")
@@ -447,7 +481,7 @@ def extend(
     prev = current.log.tail_hash
     seq = current.log.next_seq
     steps: list[Step] = []
-    action = Action(seq, record_type, seat, move, target)
+    action = Action(seq, record_type, seat, move, target, stamp)
     if record_type in CLOCK_TYPES:
         clock_record(current, trial, action, stamp, note, current.standing())
     while True:
@@ -483,7 +517,7 @@ def extend(
         prev = store.line_hash(store.dump(record))
         seq += 1
         note = None
-        action = Action(seq, auto[0][0], auto[0][1])
+        action = Action(seq, auto[0][0], auto[0][1], at=stamp)
     current.state = trial
     current.steps.extend(steps)
     return [step.record for step in steps]
@@ -524,9 +558,11 @@ def act(
         if seen is not None and log.size != seen:
             raise UsageError(f"{path}: the log changed while this action waited (it is at seq {len(log.records)} "
                              "now): look at the new position and try again")
-        if answers is not None and len(log.records) != answers:
-            raise UsageError(f"{path}: stale: this answers seq {answers}, the log is at seq {len(log.records)}")
         current = replay(dealer.attach(log))
+        if answers is not None:
+            seen = current.seen_seq(by or current.to_move())  # a duel's seat answers its own board
+            if seen != answers:
+                raise UsageError(f"{path}: stale: this answers seq {answers}, the log is at seq {seen}")
         if signer is not None:
             public = public_text(signer)
             seats = [s for s, k in signing_keys(current.header).items() if k == public]

@@ -46,11 +46,11 @@ def play_on(
         if isinstance(move, Placement):
             claimed = Placement(move.digit, move.cell, ())
             try:
-                store.add(rep.log, engine.extend(rep, "move", move=claimed))
+                store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=claimed))
                 continue
             except IllegalMove:
                 pass  # conquers nothing: play it unclaimed
-        store.add(rep.log, engine.extend(rep, "move", move=move))
+        store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=move))
     return rep
 
 
@@ -95,9 +95,11 @@ def start(
     `game_id` replaces the header's random id."""
     from corr.games import game_class
 
-    hidden = game_class(game_name).hidden
+    cls = game_class(game_name)
+    hidden = cls.is_hidden(cls.resolve_options(options))
     secret = deal_seed(seed) if hidden else None
     commitment = dealer.commitment(secret) if secret is not None else None
+    options = cls.dealt_options(options, secret)
     header = engine.make_header(game_name, players, options, commitment=commitment)
     if game_id is not None:
         header = header._replace(id=game_id)

@@ -35,12 +35,15 @@ def step_text(step: Step, everything: bool = True) -> str:
     return f"{record.seq:>3}. {record.by}  {what_}{tail}"
 
 
-def game_text(rep: Replay) -> str:
-    """The game as every seat may read it: records are public, and while the game runs
-    nobody is told what the players are left to notice (`misses 8`)."""
+def game_text(rep: Replay, seat: str | None = None) -> str:
+    """The game as `seat` (None: anyone) may read it: while the game runs nobody is told
+    what the players are left to notice (`misses 8`), and in a running Domino duel a
+    seat reads only its own board's records and score (`Game.shows`)."""
     header = rep.header
     result = rep.result()
     everything = result.over
+    shows, state = rep.game.shows, rep.state
+    scores = {s: n for s, n in result.scores.items() if shows(state, s, seat)}
     if result.over:
         outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
     else:
@@ -51,11 +54,11 @@ def game_text(rep: Replay) -> str:
         ("Created", header.created),
         *((s.seat, s.name) for s in header.seats),
         ("Options", " ".join(f"{k}={v}" for k, v in header.options.items())),
-        ("Scores", " ".join(f"{s}={n}" for s, n in result.scores.items())),
+        ("Scores", " ".join(f"{s}={n}" for s, n in scores.items())),
         ("Result", outcome),
     ]
     lines = [f'[{key} "{value}"]' for key, value in tags]
     lines.append("")
-    lines.extend(step_text(step, everything) for step in rep.steps)
+    lines.extend(step_text(step, everything) for step in rep.visible(seat))
     lines.append(outcome)
     return "\n".join(lines) + "\n"

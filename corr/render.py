@@ -69,5 +69,5 @@ def render_position(rep: Replay, fmt: str = "text", seat: str | None = None) -> 
     data = position(rep, seat)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    context: dict[str, Any] = {"p": data, "rows": board_rows(rep)}
+    context: dict[str, Any] = {"p": data, "rows": board_rows(rep, seat)}
     return environment().get_template(_template_name(rep.header.game, fmt)).render(context)

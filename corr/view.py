@@ -56,15 +56,16 @@ def viewer(rep: Replay, seat: str | None) -> str | None:
     return letter
 
 
-def _last_move(rep: Replay) -> dict[str, Any] | None:
-    """The newest record and what every seat is told it did.
+def _last_move(rep: Replay, seat: str | None) -> dict[str, Any] | None:
+    """The newest record `seat` may read and what every seat is told it did.
 
     What the outcome leaves untold (a missed conquest) and an illegal move in
     as-written play are left out: noticing them is the other players' part of the game.
     """
-    if not rep.steps:
+    steps = rep.visible(seat)
+    if not steps:
         return None
-    step = rep.steps[-1]
+    step = steps[-1]
     record, outcome = step.record, step.outcome
     return {
         "seq": record.seq,
@@ -82,12 +83,12 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
     `corr show --format json`)."""
     game, state, header = rep.game, rep.state, rep.header
     result = rep.result()
-    board = game.board(state)
+    board = game.board(state, seat)
     data: dict[str, Any] = {
         "game": header.game,
         "title": game.title,
         "id": header.id,
-        "seq": rep.seq,
+        "seq": rep.seen_seq(seat),
         "to_move": rep.to_move(),
         "over": result.over,
         "winners": list(result.winners),
@@ -96,7 +97,7 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
         "board": "".join(str(d) if d else "." for d in board),
         "seats": [{"seat": s.seat, "name": s.name, "short": short_name(s.name)} for s in header.seats],
         "options": dict(header.options),
-        "last": _last_move(rep),
+        "last": _last_move(rep, seat),
     }
     data.update(game.view(state, seat))
     if seat is not None:
@@ -126,7 +127,7 @@ def private(rep: Replay, seat: str) -> dict[str, Any]:
     return {k: v for k, v in own.items() if k not in public and k != "viewer"}
 
 
-def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
+def board_rows(rep: Replay, seat: str | None = None) -> list[list[dict[str, Any]]]:
     """The 9x9 board as rows of cells with what the templates mark on them.
 
     `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
@@ -134,8 +135,8 @@ def board_rows(rep: Replay) -> list[list[dict[str, Any]]]:
     The board is public in every game: what stands on it is seen by all.
     """
     game, state = rep.game, rep.state
-    board = game.board(state)
-    start = game.board(game.initial())
+    board = game.board(state, seat)
+    start = game.board(game.initial(), seat)
     owners = game.owners(state)
     last_cell = game.last_cell(state)
     rows = []

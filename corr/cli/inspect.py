@@ -98,28 +98,45 @@ def show(
 
 
 @app.command()
-def legal(file: LogFile, as_json: JsonFlag = False) -> None:
+def legal(
+    file: LogFile,
+    as_json: JsonFlag = False,
+    seat_for: Annotated[
+        Optional[str], typer.Option("--for", metavar="SEAT", help="The seat whose moves to list; default: the seat on "
+                                    "turn (needed in a Domino duel, where several seats play at once).")
+    ] = None,
+) -> None:
     """List the moves the seat on turn may make.
 
     With --json: {"seat": "A", "moves": ["2 (1,1)", ...]}; seat is null when the game is over.
-    In a game with hidden cards the moves depend on the seat's card: only the dealer's
-    copy (beside FILE.secret) can list them.
+    In a game with hidden cards or a secret digit order the moves depend on them: only
+    the dealer's copy (beside FILE.secret) can list them.
 
     \b
     Example:
       corr legal game.corr --json
+      corr legal duel.corr --for B
     """
     from corr.dealer import DEALER, secret_path
     from corr.errors import UsageError
+    from corr.view import viewer
 
     rep = _load(file)
-    seat = rep.to_move()
+    on_turn = rep.on_turn()
+    if seat_for is not None:
+        seat = viewer(rep, seat_for)
+        if seat not in on_turn:
+            seat = None
+    elif len(on_turn) > 1:
+        raise UsageError(f"seats {', '.join(on_turn)} may all move now: say whose moves with --for SEAT")
+    else:
+        seat = rep.to_move()
     if seat is not None and not rep.game.dealt:
         raise UsageError(f"{file}: the legal moves of {rep.game.title} depend on hidden cards, and this copy has "
                          f"no dealer's secret ({secret_path(file).name}); the dealer's copy lists them")
     if seat == DEALER:
         seat = None  # the game is at its end: only the dealer's reveal is left
-    moves = [str(m) for m in rep.game.legal_moves(rep.state)] if seat else []
+    moves = [str(m) for m in rep.game.legal_for(rep.state, seat)] if seat else []
     if as_json:
         out(json.dumps({"seat": seat, "moves": moves}) + "\n")
     elif seat is None:

@@ -170,11 +170,13 @@ def _parse_keys(pairs: list[str]) -> dict[str, str]:
     return keys
 
 
-def _after(rep, fmt: str) -> None:  # type: ignore[no-untyped-def]
+def _after(rep, fmt: str, seat: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    """The board after a command: the public view, or the mover's own where the public
+    sees less of it (a Domino duel's board, the digit to place next)."""
     from corr.render import render_position
 
     if fmt != "none":
-        out(render_position(rep, fmt))
+        out(render_position(rep, fmt, seat if seat in rep.game.seats and rep.game.own_boards else None))
 
 
 @app.command()
@@ -208,8 +210,8 @@ def move(
     from corr import engine
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep, _ = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign, answers=at)
-    _after(rep, fmt)
+    rep, records = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign, answers=at)
+    _after(rep, fmt, records[0].by)
 
 
 @app.command()

@@ -34,6 +34,7 @@ class Action:
     by: str
     move: Move | None = None
     target: int | None = None
+    at: str | None = None  # the record's time, for games with a clock of their own
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +104,12 @@ class Game:
     highlight_lists: ClassVar[tuple[str, ...]] = ()
     #: record types only the dealer makes
     dealer_types: ClassVar[frozenset[str]] = frozenset()
+    #: every seat plays a board of its own (Domino): a command shows the mover its own
+    own_boards: ClassVar[bool] = False
+    #: the game keeps time itself (domino 6) and takes no correspondence time control
+    own_clock: ClassVar[bool] = False
+    #: the header's `created` time, set by the engine: a game clock starts there
+    created: str | None = None
 
     def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
         self.opts = options
@@ -111,10 +118,22 @@ class Game:
         #: reveal); None on a player's copy before the reveal
         self.seed = seed
 
+    @classmethod
+    def is_hidden(cls, options: dict[str, str]) -> bool:
+        """Whether a game with these (resolved) options hides information: most games
+        always or never do; Domino only without a public seed."""
+        return cls.hidden
+
     @property
     def dealt(self) -> bool:
         """Whether this copy knows the hidden state (always, for games without it)."""
         return not self.hidden or self.seed is not None
+
+    @classmethod
+    def dealt_options(cls, options: dict[str, str], seed: str | None) -> dict[str, str]:
+        """A new game's options with what the dealer's seed fixes in public (Domino's
+        start); most games add nothing."""
+        return options
 
     @classmethod
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
@@ -141,6 +160,28 @@ class Game:
     def apply(self, state: Any, action: Action) -> Outcome:
         """Check an action against the rules and apply it to `state` in place."""
         raise NotImplementedError
+
+    def on_turn(self, state: Any) -> tuple[str, ...]:
+        """Every seat that may act now: one in turn-based games, several in a Domino
+        duel, where each seat plays its own board at its own pace."""
+        seat = self.to_move(state)
+        return () if seat is None else (seat,)
+
+    def shows(self, state: Any, by: str, seat: str | None) -> bool:
+        """Whether `seat` (None: the public) may read a record made by `by`: records are
+        public in every game but a running Domino duel, where one board's moves would
+        give away the digits to come (domino 1.2)."""
+        return True
+
+    def due_actions(self, state: Any, now: Any) -> list[tuple[str, str]]:
+        """(type, seat) records a game with a clock of its own needs once `now` is past
+        its limit (Domino's dealer reveals the seed, 6.1, 7.2); the host and
+        `corr claim-timeout` append them."""
+        return []
+
+    def legal_for(self, state: Any, seat: str) -> list[Move]:
+        """The moves `seat` may make now: the legal moves when it is on turn."""
+        return self.legal_moves(state) if seat in self.on_turn(state) else []
 
     def auto_actions(self, state: Any) -> list[tuple[str, str]]:
         """(type, seat) records the engine appends by itself after a move, e.g. passes."""
@@ -169,8 +210,9 @@ class Game:
     def clone(self, state: Any) -> Any:
         raise NotImplementedError
 
-    def board(self, state: Any) -> list[int]:
-        """The 81 cells, 0 for empty (a digit otherwise), as the seat-neutral view shows them."""
+    def board(self, state: Any, seat: str | None = None) -> list[int]:
+        """The 81 cells, 0 for empty (a digit otherwise), as `seat` sees them (None: the
+        public); one board everyone sees in every game but a Domino duel."""
         raise NotImplementedError
 
     def describe(self, state: Any) -> dict[str, Any]:

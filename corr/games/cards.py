@@ -180,7 +180,7 @@ class Cards(AsWritten, Game):
             f"|{'o' if state.over else ''}"
         ).encode()
 
-    def board(self, state: CardsState) -> list[int]:
+    def board(self, state: CardsState, seat: str | None = None) -> list[int]:
         return state.grid.cells
 
     def pile_left(self, state: CardsState) -> int:

@@ -141,7 +141,7 @@ class Combat(AsWritten, Game):
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
         return bytes(state.grid.cells) + f"|{conquered}|{state.turn}.{state.placed}|{bonus}|{window}|{flags}".encode()
 
-    def board(self, state: CombatState) -> list[int]:
+    def board(self, state: CombatState, seat: str | None = None) -> list[int]:
         return state.grid.cells
 
     # --- moves ----------------------------------------------------------------------

@@ -167,7 +167,7 @@ class Moyo(Game):
             f"|{'o' if state.over else ''}"
         ).encode()
 
-    def board(self, state: MoyoState) -> list[int]:
+    def board(self, state: MoyoState, seat: str | None = None) -> list[int]:
         return state.grid.cells
 
     # --- areas ------------------------------------------------------------------------

@@ -83,13 +83,15 @@ def default_sender(rep: Any) -> str:
     return DEFAULT_SENDER
 
 
-def subject(rep: Any) -> str:
-    """`[corr <id>] <seq>. <move>`, naming the last record (`0. new game` before any)."""
-    if not rep.steps:
+def subject(rep: Any, seat: str | None = None) -> str:
+    """`[corr <id>] <seq>. <move>`, naming the last record `seat` may read (`0. new
+    game` before any)."""
+    steps = rep.visible(seat)
+    if not steps:
         return f"[corr {rep.header.id}] 0. new game"
     from corr.record_text import what
 
-    record = rep.steps[-1].record
+    record = steps[-1].record
     return f"[corr {rep.header.id}] {record.seq}. {what(record)}"
 
 
@@ -114,9 +116,12 @@ def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None) 
     from corr.record_text import game_text
     from corr.render import render_position
 
-    since = rep.seq - 1 if since_seq is None else since_seq
-    since = max(0, min(since, rep.seq))
-    new = [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw) if since < record.seq <= rep.seq]
+    seen = rep.seen_seq(seat)
+    since = seen - 1 if since_seq is None else since_seq
+    since = max(0, min(since, seen))
+    readable = {step.record.seq for step in rep.visible(seat)}
+    new = [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw)
+           if since < record.seq <= rep.seq and record.seq in readable]
     parts = [render_position(rep, "text", seat).rstrip("\n"), ""]
     if seat is not None and private_panel(rep, seat):
         from corr.view import short_name
@@ -129,12 +134,19 @@ def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None) 
         ]
     if new:
         parts += [f"New record{'s' if len(new) > 1 else ''} (JSON lines):", *new, ""]
-    parts += [
-        f"The log is attached as {rep.header.id}{ATTACHMENT_SUFFIX}; reply with your move on the first line,",
-        "or send your own copy of the log attached (`corr mail ingest` takes either).",
-        "",
-        game_text(rep).rstrip("\n"),
-    ]
+    if len(readable) < rep.seq:
+        parts += [
+            "Reply with your move on the first line. The log is attached once the game is over: until then",
+            "it holds the other boards' moves, which would give away the digits to come.",
+            "",
+        ]
+    else:
+        parts += [
+            f"The log is attached as {rep.header.id}{ATTACHMENT_SUFFIX}; reply with your move on the first line,",
+            "or send your own copy of the log attached (`corr mail ingest` takes either).",
+            "",
+        ]
+    parts.append(game_text(rep, seat).rstrip("\n"))
     return "\n".join(parts) + "\n"
 
 
@@ -166,7 +178,7 @@ def compose(
     msg = EmailMessage()
     msg["From"] = sender or default_sender(rep)
     msg["To"] = address(seat)
-    msg["Subject"] = subject(rep)
+    msg["Subject"] = subject(rep, seat.seat)
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     domain = (msg["From"].addresses[0].domain or "localhost") if msg["From"].addresses else "localhost"
     msg["Message-ID"] = make_msgid("corr", domain=domain)
@@ -179,17 +191,18 @@ def compose(
         msg["In-Reply-To"] = previous_message_id
         msg["References"] = " ".join(chain)
     msg["X-Corr-Game"] = rep.header.id
-    msg["X-Corr-Seq"] = str(rep.seq)
+    msg["X-Corr-Seq"] = str(rep.seen_seq(seat.seat))
     panel = private_panel(rep, seat.seat)
     if panel:
         msg[FOR_HEADER] = seat.seat
         msg[PRIVATE_HEADER] = panel_json(panel)
     msg.set_content(plain_body(rep, since_seq, seat.seat), subtype="plain", charset="utf-8")
     msg.add_alternative(render_position(rep, "html", seat.seat), subtype="html", charset="utf-8")
-    maintype, subtype = ATTACHMENT_TYPE
-    msg.add_attachment(
-        log_bytes(rep), maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}"
-    )
+    if len(rep.visible(seat.seat)) == len(rep.steps):  # a running duel keeps the others' moves (domino 1.2)
+        maintype, subtype = ATTACHMENT_TYPE
+        msg.add_attachment(
+            log_bytes(rep), maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}"
+        )
     return msg
 
 

@@ -200,13 +200,14 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         if not seat.email:
             continue
         before = mailed.get(seat.seat)
-        if before is not None and before >= rep.seq:
+        seen = rep.seen_seq(seat.seat)  # in a running duel, the seat's own board
+        if before is not None and before >= seen:
             continue
         msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
                       sender=config.sender, references=sidecar_references(thread))
         if not _send(msg, config, report, echo, f"{path.name}: could not mail seat {seat.seat}"):
             continue
-        mailed[seat.seat] = rep.seq
+        mailed[seat.seat] = seen
         changed = True
         last = msg
         report.mailed += 1
@@ -280,6 +281,9 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
         try:
             rep = engine.load(path)
+            for kind, by in rep.game.due_actions(rep.state, when):  # a game over on its own clock
+                rep, records = engine.act(path, kind, by=by)
+                echo(f"{path.name}: seq {records[0].seq}: {by} {kind}: the time has run out")
             state = read_state(path)
             changed = mail_game(path, rep, state, config, echo, report)
             changed = remind_game(path, rep, state, config, when, echo, report) or changed

@@ -243,14 +243,16 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         raise UsageError(f"game {game_id} has keys: a move must come as a signed record in the attached log")
     if seq is None:
         raise UsageError("no seq in the Subject: reply to the game's last message (`[corr <id>] <seq>. ...`)")
-    if seq < rep.seq:
-        raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {rep.seq}")
-    if seq > rep.seq:
-        raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {rep.seq}")
+    seats = rep.on_turn()
+    on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
+    seen = rep.seen_seq(on_turn)  # a duel's seat answers the newest record of its own board
+    if seq < seen:
+        raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
+    if seq > seen:
+        raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {seen}")
     move = first_move(text)
     if move is None:
         raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
-    on_turn = rep.to_move()
     if on_turn is not None:
         _check_sender(rep, msg, on_turn)
     try:
@@ -258,7 +260,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         # one seq, one is taken and the others are refused as stale.
         rep, records = engine.act(path, "move", by=on_turn, text=move, answers=seq)
     except UsageError:
-        now = _records_on_disk(path)
+        now = _records_on_disk(path) if seen == rep.seq else None
         if now is not None and now != seq:
             raise UsageError(f"stale message: it answers seq {seq}, and another move came in first "
                              f"(this copy is at seq {now} now)") from None
@@ -277,6 +279,17 @@ def _records_on_disk(path: Path) -> int | None:
         return len(store.read(path).records)
     except (CorrError, OSError):
         return None
+
+
+def _sender_seat(rep: Any, msg: EmailMessage, seats: tuple[str, ...]) -> str:
+    """Of several seats that may move at once (a Domino duel), the one whose address
+    the message is from; `_check_sender` then holds it to that address alone."""
+    senders = from_addresses(msg) or []
+    for entry in rep.header.seats:
+        if entry.seat in seats and entry.email and entry.email.lower() in senders:
+            return entry.seat
+    raise UsageError(f"seats {', '.join(seats)} may move now, and this message is from none of their addresses "
+                     "in the header")
 
 
 def _check_sender(rep: Any, msg: EmailMessage, seat: str, lead: str | None = None) -> None:
