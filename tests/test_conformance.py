@@ -57,6 +57,7 @@ PLAYERS = ["Anna", "Ben", "Cleo", "Dara", "Emil", "Fay"]
 EXAMPLES: dict[str, list[dict[str, str]]] = {
     "cards": [{}, {"end": "hands"}, {"mode": "as-written"}, {"deck": "2x1-9"}, {"puzzle": "1"}],
     "combat": [{}, {"conquest": "auto"}, {"mode": "as-written"}],
+    "domino": [{}, {"seed": "daily-2026-11-30"}, {"time_limit": "none", "givens": "40"}],
     "moyo": [{"puzzle": "1"}, {"puzzle": "3", "variant": "horikomi"}],
 }
 SEEDS = (1, 2, 3)
@@ -81,7 +82,8 @@ class Case:
 
     @property
     def hidden(self) -> bool:
-        return games.game_class(self.game).hidden
+        cls = games.game_class(self.game)
+        return cls.is_hidden(cls.resolve_options(self.opts))
 
     @property
     def deal(self) -> str:
@@ -443,7 +445,10 @@ def tamper_seat_renamed(f: Forge) -> Tampered:
 def tamper_seats_relettered(f: Forge) -> Tampered:
     """Seat letters out of order, the chain mended: the header check tells."""
     seats = list(f.header.seats)
-    seats[0], seats[1] = seats[0]._replace(seat=seats[1].seat), seats[1]._replace(seat=seats[0].seat)
+    if len(seats) == 1:  # a game of one: its seat lettered B
+        seats[0] = seats[0]._replace(seat="B")
+    else:
+        seats[0], seats[1] = seats[0]._replace(seat=seats[1].seat), seats[1]._replace(seat=seats[0].seat)
     return Tampered(encode(f.header._replace(seats=tuple(seats)), f.records), frozenset({"header"}))
 
 
@@ -485,7 +490,12 @@ def tamper_dealt_from_another_seed(f: Forge) -> Tampered:
     hold. A player's copy finds nothing wrong before the reveal (checked below); the
     re-deal does."""
     other = randomplay.deal_seed(f.case.seed + 500)
-    rep = engine.start(f.header, other)  # the header's commitment stays the true seed's
+    header, found = f.header, {"illegal"}
+    cls = games.game_class(header.game)
+    options = cls.dealt_options({k: v for k, v in header.options.items() if k != "start"}, other)
+    if "start" in header.options:  # the seed fixes a public start too (domino 1.2): the header names the other's
+        header, found = header._replace(options=cls.resolve_options(options)), {"header"}
+    rep = engine.start(header, other)  # the header's commitment stays the true seed's
     randomplay.play_on(rep, random.Random(f.case.seed), mischief=MISCHIEF)
     records = list(rep.log.records)
     i = reveal_index_of(records)
@@ -493,7 +503,7 @@ def tamper_dealt_from_another_seed(f: Forge) -> Tampered:
     data = encode(rep.log.header_raw, records)
     before = parsed(encode(rep.log.header_raw, records[:i]))
     assert engine.replay(before).seq == i, "the forged game passes every public check"
-    return Tampered(data, frozenset({"illegal"}))
+    return Tampered(data, frozenset(found))
 
 
 def reveal_index(f: Forge) -> int:
@@ -640,7 +650,7 @@ def test_positions_render_and_legal_moves_are_accepted(case: Case) -> None:
     for seq in positions(rep.seq, 3):
         at = engine.replay(log, upto=seq)
         data = json.loads(render_position(at, "json"))
-        assert data["seq"] == seq and len(data["board"]) == 81
+        assert data["seq"] == at.seen_seq(None) and len(data["board"]) == 81
         assert render_position(at, "text") and render_position(at, "html")
     mid = engine.replay(dealers_copy(case, upto=rep.seq // 2))
     if mid.to_move() in mid.game.seats:
@@ -648,7 +658,7 @@ def test_positions_render_and_legal_moves_are_accepted(case: Case) -> None:
         assert moves
         for move in moves[:25]:
             trial = engine.replay(dealers_copy(case, upto=rep.seq // 2))
-            records = engine.extend(trial, "move", move=move)
+            records = engine.extend(trial, "move", mid.to_move(), move=move)
             assert records[0].move == str(move) and records[0].seq == mid.seq + 1
             assert records[0].prev == trial.log.tail_hash
 
@@ -660,10 +670,14 @@ def playthrough(name: str) -> str:
     both, and the log file itself (every hash of the format)."""
     options = EXAMPLES[name][0]
     players = seat_counts(name)[0]
-    with freeze_time("2026-03-01 12:00:00"):
+    with freeze_time("2026-03-01 12:00:00"):  # the whole game within its first second: clocks show it so
         rep = randomplay.play(
             name, PLAYERS[:players], options, seed=SEEDS[0], mischief=MISCHIEF, game_id=f"{name}-playthrough"
         )
+        return _playthrough_text(name, rep, options, players)
+
+
+def _playthrough_text(name: str, rep: engine.Replay, options: dict[str, str], players: int) -> str:
     mid = engine.replay(rep.log, upto=rep.seq // 2)
     opts = " ".join(f"{k}={v}" for k, v in options.items()) or "(defaults)"
     parts = [
@@ -724,6 +738,9 @@ def test_each_seat_sees_the_public_view_and_only_its_own_secret(case: Case) -> N
     shown: dict[str, int] = {}
     for seq in positions(len(log.records), 6):
         rep = engine.replay(log, upto=seq)
+        if rep.game.own_boards and len(rep.game.seats) > 1:  # a duel: each seat its own board
+            shown.update((seat, 1) for seat in seats_see_only_their_own(rep))
+            continue
         public = view.position(rep)
         assert "viewer" not in public
         assert json.loads(render_position(rep, "json")) == json.loads(json.dumps(public))
@@ -761,6 +778,35 @@ def test_each_seat_sees_the_public_view_and_only_its_own_secret(case: Case) -> N
         assert all(shown.get(seat) for seat in played(case).game.seats), f"every seat is shown its secret: {shown}"
 
 
+def seats_see_only_their_own(rep: engine.Replay) -> list[str]:
+    """Where records are hidden (domino 1.2), each seat's view and bytes hold its own
+    records and share only what the public view shows; no other seat's record is read."""
+    public = view.position(rep)
+    public_text = render_position(rep, "text")
+    if rep.result().over:  # every board is shown to all
+        for seat in rep.game.seats:
+            own = view.position(rep, seat)
+            for key in ("scores", "lives", "jokers", "boards", "seq", "last", "winners"):
+                assert own[key] == public[key], key
+            assert set(public["boards"]) == set(rep.game.seats)
+        return list(rep.game.seats)
+    for seat in rep.game.seats:
+        own = view.position(rep, seat)
+        readable = {step.record.seq for step in rep.visible(seat)}
+        assert all(step.record.by in (seat, dealer.DEALER) for step in rep.visible(seat)), "another seat's record"
+        assert own["seq"] == max(readable, default=0)
+        assert own["last"] is None or own["last"]["by"] == seat
+        for key in ("scores", "lives", "jokers", "boards"):
+            if key in own:
+                assert set(own[key]) <= {seat}, f"seat {seat}'s {key} name another seat: {own[key]}"
+                assert not public[key], f"the public {key} show a board while the duel runs"
+        text = render_position(rep, "text", seat)
+        for line in text.splitlines():
+            if line not in public_text.splitlines():
+                assert not other_seats_named(line, rep, seat), f"seat {seat}'s text names another seat: {line}"
+    return list(rep.game.seats)
+
+
 @lru_cache(maxsize=None)
 def hidden_fields(case: Case) -> tuple[str, ...]:
     """The state's fields that differ between deals of the same game: its hidden parts."""
@@ -796,7 +842,13 @@ def redealt(rep: engine.Replay, case: Case, keep: int | None) -> engine.Replay:
 def test_nothing_public_and_no_other_seat_depends_on_the_deal(case: Case) -> None:
     """Another deal - other hands, another pile - leaves the public hash and the public
     bytes alone, and each seat's bytes too as long as its own share stays."""
-    assert hidden_fields(case), "a game with hidden information has state that differs from deal to deal"
+    try:
+        fields = hidden_fields(case)
+    except CorruptLog:  # another seed cannot go with this header: it deals another start
+        fields = ()
+    if not fields:
+        pytest.skip("the hidden part is the game's (Domino's digit order), not its state: test_domino.py "
+                    "swaps the order and checks the same")
     log = dealers_copy(case)
     changed: set[str] = set()
     for seq in positions(len(log.records), 5):
@@ -897,11 +949,11 @@ def test_a_copy_without_the_secret_takes_no_moves(case: Case) -> None:
         player = engine.replay(log)
         key = player.game.state_key(player.state)
         with pytest.raises(UsageError):
-            engine.extend(player, "move", move=parse(record.move))  # type: ignore[arg-type]
+            engine.extend(player, "move", record.by, move=parse(record.move))  # type: ignore[arg-type]
         assert player.seq == record.seq - 1 and player.game.state_key(player.state) == key
         assert len(player.log.records) == record.seq - 1, "nothing appended"
         dealt = engine.replay(dealers_copy(case, upto=record.seq - 1))  # the dealer's copy takes it
-        made = engine.extend(dealt, "move", move=parse(record.move))  # type: ignore[arg-type]
+        made = engine.extend(dealt, "move", record.by, move=parse(record.move))  # type: ignore[arg-type]
         assert (made[0].seq, made[0].prev, made[0].move, made[0].state) == (
             record.seq, record.prev, record.move, record.state
         )

@@ -13,10 +13,12 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, str] = {
     "cards": "corr.games.cards:Cards",
     "combat": "corr.games.combat:Combat",
+    "domino": "corr.games.domino:Domino",
     "moyo": "corr.games.moyo:Moyo",
 }
 ALIASES: dict[str, str] = {
     "sudoku-combat": "combat",
+    "sudoku-domino": "domino",
     "судоку": "cards",
 }
 
