@@ -464,6 +464,8 @@ def extend(
     if by is None and len(current.on_turn()) > 1:
         raise UsageError(f"seats {', '.join(current.on_turn())} may all move now: say which with --by SEAT")
     seat = by or current.to_move()
+    if seat is None and len(current.on_turn()) == 1:  # over on the game's clock: the game says why
+        seat = current.on_turn()[0]
     if current.forfeit is not None and record_type != "comment":
         raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")
     if seat is None:

@@ -92,6 +92,71 @@ class Inbox:
         return got
 
 
+def parse_message(data: bytes) -> EmailMessage:
+    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
+
+
+def decoded(raw: bytes) -> str:
+    """A message as a reader could see it: every header decoded, every leaf part decoded
+    (text by its charset, an attachment's bytes as UTF-8)."""
+    out: list[str] = []
+    for part in parse_message(raw).walk():  # the message itself first
+        out += [f"{name}: {value}" for name, value in part.items()]
+        if not part.is_multipart():
+            data = part.get_payload(decode=True) or b""
+            out.append(data.decode(part.get_content_charset() or "utf-8"))
+    return "\n".join(out)
+
+
+class MailHost:
+    """A host's games folder, a Maildir and an SMTP config for the server on `port`;
+    `run()` is one host pass and returns the messages it sent, by seat."""
+
+    def __init__(self, root: Path, port: int, inbox: Inbox, log_name: str, seat_of: dict[str, str],
+                 sender: str = "Host <host@example.org>") -> None:
+        import mailbox
+
+        from corr.mail import smtp
+
+        self.games = root / "host"
+        self.games.mkdir()
+        self.maildir = root / "Maildir"
+        mailbox.Maildir(self.maildir, create=True)
+        config = root / "smtp.toml"
+        config.write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "{sender}"\ntimeout = 10\n')
+        self.config = smtp.load_config(config)
+        self.inbox = inbox
+        self.path = self.games / log_name
+        self.seat_of = seat_of
+        self.said: list[str] = []
+        self.replies: list[tuple[str, EmailMessage]] = []
+
+    def dealer(self) -> Any:
+        """The host's copy of the game, replayed (with the dealer's secret beside it)."""
+        from corr import engine
+
+        return engine.load(self.path)
+
+    def run(self) -> dict[str, bytes]:
+        """One pass; the messages it sent, by seat, as the bytes that left (refusal
+        replies are kept in `self.replies`)."""
+        from corr.mail import host as mail_host
+
+        self.said.clear()
+        self.replies = []
+        mail_host.run_pass(self.maildir, self.games, self.config, echo=self.said.append)
+        by_seat: dict[str, bytes] = {}
+        for envelope in self.inbox.take_envelopes():
+            (rcpt,) = envelope.rcpt_tos
+            msg = parse_message(envelope.original_content)
+            if msg["Auto-Submitted"] == "auto-replied":
+                self.replies.append((rcpt, msg))
+                continue
+            assert self.seat_of[rcpt] not in by_seat, "one message per seat and pass"
+            by_seat[self.seat_of[rcpt]] = envelope.original_content
+        return by_seat
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

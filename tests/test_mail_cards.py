@@ -5,8 +5,6 @@ is the bytes that leave: every header and every part, decoded."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import mailbox
 import re
@@ -19,12 +17,11 @@ import pytest
 from corr import engine
 from corr.audit import audit
 from corr.dealer import secret_path
-from corr.mail import host as mail_host
-from corr.mail import smtp
 from corr.mail.compose import compose_file, private_views, read_sidecar, subject, write_sidecar
 from corr.mail.ingest import ingest_bytes
 from corr.render import render_position
 from corr.view import position
+from conftest import MailHost, decoded, parse_message
 
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Cleo <cleo@example.org>"]
 EMAILS = {"A": "anna@example.org", "B": "ben@example.org", "C": "cleo@example.org"}
@@ -34,62 +31,18 @@ HOST = "Host <host@example.org>"
 DECK = {"deck": "1x1-9"}
 
 
-def parse(data: bytes) -> EmailMessage:
-    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
+parse = parse_message
+everything = decoded
 
 
-def everything(raw: bytes) -> str:
-    """A message as a reader could see it: every header decoded, every leaf part decoded
-    (text by its charset, the attachment's bytes as UTF-8)."""
-    msg = parse(raw)
-    out: list[str] = []
-    for part in msg.walk():  # the message itself first
-        out += [f"{name}: {value}" for name, value in part.items()]
-        if part.is_multipart():
-            continue
-        data = part.get_payload(decode=True) or b""
-        out.append(data.decode(part.get_content_charset() or "utf-8"))
-    return "\n".join(out)
-
-
-class Host:
+class Host(MailHost):
     """The dealer's games dir, a Maildir, an SMTP config; `run()` is one host pass."""
 
     def __init__(self, root: Path, port: int, inbox: Any) -> None:
-        self.games = root / "host"
-        self.games.mkdir()
-        self.maildir = root / "Maildir"
-        mailbox.Maildir(self.maildir, create=True)
-        config = root / "smtp.toml"
-        config.write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "{HOST}"\ntimeout = 10\n')
-        self.config = smtp.load_config(config)
-        self.inbox = inbox
-        self.path = self.games / "cards.corr"
-        self.said: list[str] = []
+        super().__init__(root, port, inbox, "cards.corr", SEAT_OF, HOST)
 
     def new(self, options: dict[str, str] | None = None) -> engine.Replay:
         return engine.new_game(self.path, "cards", PLAYERS, dict(options or DECK))
-
-    def run(self) -> dict[str, bytes]:
-        """One pass; the messages it sent, by seat, as the bytes that left (refusal
-        replies are left in `self.replies`)."""
-        self.said.clear()
-        mail_host.run_pass(self.maildir, self.games, self.config, echo=self.said.append)
-        by_seat: dict[str, bytes] = {}
-        self.replies: list[tuple[str, EmailMessage]] = []
-        for envelope in self.inbox.envelopes:
-            (rcpt,) = envelope.rcpt_tos
-            msg = parse(envelope.original_content)
-            if msg["Auto-Submitted"] == "auto-replied":
-                self.replies.append((rcpt, msg))
-                continue
-            assert SEAT_OF[rcpt] not in by_seat, "one message per seat and pass"
-            by_seat[SEAT_OF[rcpt]] = envelope.original_content
-        self.inbox.envelopes.clear()
-        return by_seat
-
-    def dealer(self) -> engine.Replay:
-        return engine.load(self.path)
 
     def hands(self) -> dict[str, int]:
         rep = self.dealer()

@@ -122,7 +122,7 @@ def legal(
     from corr.view import viewer
 
     rep = _load(file)
-    on_turn = rep.on_turn()
+    on_turn = () if rep.result().over else rep.on_turn()  # a game over on its clock takes no move
     if seat_for is not None:
         seat = viewer(rep, seat_for)
         if seat not in on_turn:
