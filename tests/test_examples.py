@@ -82,3 +82,37 @@ def test_cards_as_written_example_has_an_upheld_challenge_and_a_break_that_stood
     kinds = {f["kind"]: f for f in findings}
     assert "challenge-upheld" in kinds and "cards 2.1" in kinds["challenge-upheld"]["detail"]
     assert kinds["illegal-unchallenged"]["seq"] == 15
+
+
+def _domino(name: str):  # type: ignore[no-untyped-def]
+    from corr import engine
+
+    return engine.load(EXAMPLES / name)
+
+
+def test_domino_solo_example_is_complete_with_jokers_a_misplacement_and_the_time_bonus() -> None:
+    """domino 3.1, 4, 5, 6.2, 7.2: one life lost, grey and gold jokers, the puzzle complete
+    within the limit (the bonus in the last record's points), the seed revealed."""
+    rep = _domino("domino-solo.corr")
+    board = rep.game.board_of(rep.state, "A")
+    assert all(board.cells) and board.ended.startswith("the puzzle is complete")
+    assert board.lives == 2 and board.jokers == {"grey": 3, "gold": 0}
+    last = rep.steps[-2]  # the move before the dealer's reveal
+    left = rep.game.seconds_left(last.record.at)
+    assert left is not None and 0 < left < 600
+    assert last.outcome.gained()[0] >= 500 + 10 * left
+    assert rep.log.records[-1].type == "reveal" and report("domino-solo.corr")["deal"]["checked"]
+
+
+def test_domino_duel_example_compares_two_boards_dealt_alike() -> None:
+    """domino 1.1-1.3: Anna completes her board, Ben's ends after three misplacements;
+    the same start and order for both, every board shown after the reveal."""
+    from corr.view import position
+
+    rep = _domino("domino-duel.corr")
+    anna, ben = (rep.game.board_of(rep.state, s) for s in "AB")
+    assert anna.ended.startswith("the puzzle is complete") and ben.ended.startswith("three misplacements")
+    assert rep.result().winners == ("A",) and anna.points > ben.points
+    seen = position(rep, "B")
+    assert set(seen["boards"]) == {"A", "B"} and len(rep.visible("B")) == len(rep.steps)
+    assert report("domino-duel.corr")["deal"]["checked"]

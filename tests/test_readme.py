@@ -198,3 +198,74 @@ def test_readme_card_game_by_mail_is_dealt_and_played_through_the_host(tmp_path:
     assert ben.read_bytes() == game.read_bytes()
     audit = json.loads(corr("audit", ben, "--json").out)
     assert audit["intact"] and audit["deal"]["checked"] and audit["result"]["over"]
+
+
+def test_readme_domino_section_plays_as_written(tmp_path: Path, corr, monkeypatch) -> None:
+    """The practice game: a stone, a misplacement (a life), a grey joker, the 6 again."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("Sudoku Domino")
+    assert commands[0][:2] == ["new", "domino"]
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    view = json.loads(result.out)
+    assert view["lives"] == {"A": 2} and view["jokers"] == {"A": {"grey": 3, "gold": 2}}
+    assert view["scores"] == {"A": 10} and "g" in view["board"] and view["given"] is not None
+    assert not (tmp_path / "practice.corr.secret").exists(), "a public seed needs no dealer"
+
+
+def test_readme_domino_duel_by_mail_is_played_through_the_host(tmp_path: Path, corr, monkeypatch,
+                                                                 smtp_server) -> None:
+    """The host deals a duel; each seat answers its own board's messages at its own pace
+    until the reveal, and nobody's mail carries the other board's moves before it."""
+    import email
+    import email.policy
+    import json
+    import mailbox
+    from email.message import EmailMessage
+
+    inbox, port = smtp_server
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    maildir = tmp_path / "Maildir"
+    mailbox.Maildir(maildir, create=True)
+    Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "hal@example.org"\n')
+    assert corr("key", "new", "--out", "hal").code == 0
+    addresses = {"A": "anna@example.org", "B": "ben@example.org"}
+    seat_of = {v: k for k, v in addresses.items()}
+    game = tmp_path / "games" / "duel.corr"
+    for args in walkthrough("A Domino duel by mail"):
+        args = [a.replace("~/Maildir", str(maildir)) for a in args]
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    latest: dict[str, EmailMessage] = {}
+    for turn in range(200):
+        for envelope in inbox.take_envelopes():
+            msg = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
+            latest[seat_of[envelope.rcpt_tos[0]]] = msg  # type: ignore[assignment]
+        head = json.loads(corr("show", game, "--format", "json").out)
+        if head["over"]:
+            break
+        seat = "AB"[turn % 2]  # they take turns here, but nothing makes them
+        if seat not in head["playing"]:
+            continue
+        moves = json.loads(corr("legal", game, "--json", "--for", seat).out)["moves"]
+        answer = EmailMessage()
+        answer["From"] = addresses[seat]
+        answer["To"] = "hal@example.org"
+        answer["Subject"] = f"Re: {latest[seat]['Subject']}"
+        answer["Message-ID"] = f"<answer-{turn}@example.org>"
+        answer.set_content(f"{moves[0]}\n")
+        mailbox.Maildir(maildir, create=False).add(answer)
+        result = corr("host", "run", "--maildir", maildir, "--games", "games", "--smtp", "smtp.toml", "--once")
+        assert result.code == 0, result.err
+    else:
+        pytest.fail("the duel did not end")
+    final = latest["B"]
+    assert "reveal" in str(final["Subject"])
+    (attachment,) = final.iter_attachments()
+    assert attachment.get_payload(decode=True) == game.read_bytes()
+    audit = json.loads(corr("audit", game, "--json").out)
+    assert audit["intact"] and audit["deal"]["checked"] and audit["result"]["over"]
