@@ -77,10 +77,11 @@ def new(
     Refuses an existing FILE, an unknown game or option, a bad option value and a
     wrong number of players.
 
-    A game with hidden cards (cards) makes its creator the dealer: the shuffle seed is
-    kept in FILE.secret beside the log (readable by you only; never mail it), the
-    header carries its SHA-256 commitment, and the seed is revealed in the log when
-    the game ends. Moves are then taken on this copy only; players mail theirs in.
+    A game with hidden cards (cards) or a secret digit order (domino without -o seed)
+    makes its creator the dealer: the seed is kept in FILE.secret beside the log
+    (readable by you only; never mail it), the header carries its SHA-256 commitment,
+    and the seed is revealed in the log when the game ends. Moves are then taken on
+    this copy only; players mail theirs in.
 
     \b
     Examples:
@@ -91,6 +92,8 @@ def new(
       corr new combat game.corr -p Anna -p Ben --time per-move:3,vacation=14
       corr new combat game.corr -p Anna -p Ben --referee "Rita <rita@example.org>" --referee-key rita.pub
       corr new cards cards.corr -p Anna -p Ben -p Cleo -o end=hands
+      corr new domino practice.corr -p Anna -o seed=daily-2026-11-30 -o time_limit=none
+      corr new domino duel.corr -p Anna -p Ben -o givens=40
     """
     from corr import engine
     from corr.errors import UsageError
