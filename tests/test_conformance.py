@@ -68,6 +68,18 @@ MISCHIEF = 0.25
 DAMAGE = frozenset({"schema", "seq", "chain", "state", "illegal", "notation", "header", "reveal", "torn", "signature"})
 
 
+#: Every game here is made, played and shown at this one frozen instant: a game with a
+#: clock of its own (Domino) shows the seconds left, and two renders of one position
+#: must not straddle a second.
+PLAYED_AT = "2026-03-01 12:00:00"
+
+
+@pytest.fixture(autouse=True)
+def _one_instant() -> Any:
+    with freeze_time(PLAYED_AT):
+        yield
+
+
 # --- the cases -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Case:
@@ -670,7 +682,7 @@ def playthrough(name: str) -> str:
     both, and the log file itself (every hash of the format)."""
     options = EXAMPLES[name][0]
     players = seat_counts(name)[0]
-    with freeze_time("2026-03-01 12:00:00"):  # the whole game within its first second: clocks show it so
+    with freeze_time(PLAYED_AT):  # the whole game within its first second: clocks show it so
         rep = randomplay.play(
             name, PLAYERS[:players], options, seed=SEEDS[0], mischief=MISCHIEF, game_id=f"{name}-playthrough"
         )
