@@ -45,7 +45,7 @@ THEIR_TYPES = frozenset({"move", "challenge", "pass", "vacation"})
 #: Of those, the ones that count as a move (period blocks, bank increments).
 MOVE_TYPES = frozenset({"move", "challenge", "pass"})
 #: Records that are talk, not play: they do not start or end a turn.
-TALK_TYPES = frozenset({"comment", "draw-offer", "ruling", "reveal"})
+TALK_TYPES = frozenset({"comment", "draw-offer", "draw-decline", "ruling", "reveal"})
 
 _REQUIRED = {"per-move": ("days",), "period": ("moves", "days"), "bank": ("days", "increment", "cap")}
 _OPTIONAL = ("remind_hours", "vacation_days")

@@ -29,6 +29,7 @@ from corr.cli import mail as _mail  # noqa: E402,F401
 from corr.cli import clock as _clock  # noqa: E402,F401
 from corr.cli import host as _host  # noqa: E402,F401
 from corr.cli import referee as _referee  # noqa: E402,F401
+from corr.cli import endings as _endings  # noqa: E402,F401
 
 #: Set CORR_DEBUG=1 to get the traceback of an unexpected error instead of one line.
 DEBUG_VAR = "CORR_DEBUG"

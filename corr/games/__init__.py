@@ -15,10 +15,12 @@ _REGISTRY: dict[str, str] = {
     "combat": "corr.games.combat:Combat",
     "domino": "corr.games.domino:Domino",
     "moyo": "corr.games.moyo:Moyo",
+    "war": "corr.games.war:War",
 }
 ALIASES: dict[str, str] = {
     "sudoku-combat": "combat",
     "sudoku-domino": "domino",
+    "sudoku-war": "war",
     "судоку": "cards",
 }
 

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 FORMAT_VERSION = 1
 RECORD_TYPES = frozenset(
-    {"move", "pass", "challenge", "ruling", "resign", "draw-offer", "draw-accept", "timeout", "vacation", "reveal", "comment"}
+    {"move", "pass", "challenge", "ruling", "resign", "draw-offer", "draw-accept", "draw-decline", "timeout", "vacation", "reveal", "comment"}
 )
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 # A UTC time `YYYY-MM-DDTHH:MM:SSZ` that exists: years 0001-9999, each month's days (Feb 29

@@ -32,6 +32,7 @@ RecordType = Literal[
     "resign",
     "draw-offer",
     "draw-accept",
+    "draw-decline",
     "timeout",
     "vacation",
     "reveal",

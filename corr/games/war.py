@@ -1,0 +1,569 @@
+"""Sudoku War (rules/war.md): White and Black numbers fight on a Sudoku board, helped by
+hired pieces (Star, Corrector, Leap, Knight, Immobilizer).
+
+Rule numbers in messages and comments refer to rules/war.md. Rows run from 1 (top,
+Black's first line) to 9 (bottom, White's); a cell is 0..80 in reading order, named
+(F,P) like every other game. Seat A plays White and moves first (1.5).
+
+Move generation is the hot path (bots, `corr legal`, the benchmark against
+python-chess): the board is two flat lists, every neighbourhood and ray is computed once
+at import, and a piece's moves are generated from its cell alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from corr.errors import IllegalMove, UsageError
+from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
+from corr.notation import Correction, Move, PieceMove
+
+WHITE, BLACK = 1, 2
+COLOUR_NAME = {WHITE: "White", BLACK: "Black"}
+SEAT_OF = {WHITE: "A", BLACK: "B"}
+SIDE_OF = {"A": WHITE, "B": BLACK}
+STAR, CORRECTOR, LEAP, KNIGHT, IMMOBILIZER = 10, 11, 12, 13, 14
+LETTER = {STAR: "S", CORRECTOR: "C", LEAP: "L", KNIGHT: "N", IMMOBILIZER: "I"}
+PIECE_OF_LETTER = {v: k for k, v in LETTER.items()}
+PIECE_NAME = {STAR: "Star", CORRECTOR: "Corrector", LEAP: "Leap", KNIGHT: "Knight", IMMOBILIZER: "Immobilizer"}
+#: the first line of each colour (1.1): White's is row 9, Black's row 1
+FIRST_LINE = {WHITE: frozenset(range(72, 81)), BLACK: frozenset(range(0, 9))}
+#: 1.2: the hired pieces of a first line, from the corners to the centre
+HIRED_LINE = "SCLNINLCS"
+#: 1.4 ruling: White's numbers on row 8; Black's follow by the symmetry (1.3)
+WHITE_NUMBERS = "246813579"
+
+
+def _cells_around(cell: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    r, c = divmod(cell, 9)
+    return tuple((r + dr) * 9 + c + dc for dr, dc in steps if 0 <= r + dr < 9 and 0 <= c + dc < 9)
+
+
+_KING_STEPS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+_ORTHO_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+_KNIGHT_STEPS = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
+KING = tuple(_cells_around(c, _KING_STEPS) for c in range(81))
+ORTHO = tuple(_cells_around(c, _ORTHO_STEPS) for c in range(81))
+KNIGHT_JUMPS = tuple(_cells_around(c, _KNIGHT_STEPS) for c in range(81))
+
+
+def _ray(cell: int, dr: int, dc: int) -> tuple[int, ...]:
+    r, c = divmod(cell, 9)
+    out = []
+    r, c = r + dr, c + dc
+    while 0 <= r < 9 and 0 <= c < 9:
+        out.append(r * 9 + c)
+        r, c = r + dr, c + dc
+    return tuple(out)
+
+
+ROOK_RAYS = tuple(tuple(ray for d in _ORTHO_STEPS if (ray := _ray(c, *d))) for c in range(81))
+QUEEN_RAYS = tuple(tuple(ray for d in _KING_STEPS if (ray := _ray(c, *d))) for c in range(81))
+#: the other cells of a cell's row, column and field: where the Sudoku rule looks (2.1)
+PEERS = tuple(
+    tuple(sorted((set(ROW_CELLS[c // 9]) | set(COL_CELLS[c % 9]) | set(FIELD_CELLS[FIELD_OF[c]])) - {c}))
+    for c in range(81)
+)
+OWN_FIELD = tuple(tuple(x for x in FIELD_CELLS[FIELD_OF[c]] if x != c) for c in range(81))
+#: every piece move made so far, by (piece, from, to, capture): moves are immutable, and
+#: building one (with its checks) costs ten times a lookup; generation makes thousands
+_MOVES: dict[tuple[str, int, int, bool], PieceMove] = {}
+
+
+def _piece_move(letter: str, src: int, dst: int, capture: bool) -> PieceMove:
+    key = (letter, src, dst, capture)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = PieceMove(letter, src, dst, capture)
+    return move
+
+
+# --- the position string (1.4 ruling: "a FEN-like line") ----------------------------------
+def position_text(piece: list[int], side: list[int], turn: int) -> str:
+    """The position as one line: rows 1 (top) to 9 joined by `/`, a cell `.` when empty,
+    `S C L N I` or a digit for White's pieces and numbers, the same with a `b` before it
+    for Black's; then ` w` or ` b`, the colour to move."""
+    rows = []
+    for r in range(9):
+        tokens = []
+        for c in range(r * 9, r * 9 + 9):
+            p = piece[c]
+            if not p:
+                tokens.append(".")
+                continue
+            token = str(p) if p < 10 else LETTER[p]
+            tokens.append(("b" + token) if side[c] == BLACK else token)
+        rows.append("".join(tokens))
+    return "/".join(rows) + (" w" if turn == WHITE else " b")
+
+
+_TOKEN = re.compile(r"b?[1-9SCLNI]|\.")
+
+
+def parse_position(text: str) -> tuple[list[int], list[int], int]:
+    """A position string (see `position_text`) as pieces, sides and the colour to move;
+    a UsageError names the first thing wrong with it."""
+    if len(text) > 400:
+        raise UsageError("setup: a position string is at most 400 characters")
+    parts = text.strip().split()
+    if len(parts) != 2 or parts[1] not in ("w", "b"):
+        raise UsageError("setup: nine rows joined by '/', a space, then w or b (the colour to move), "
+                         "e.g. " + DEFAULT_SETUP)
+    rows = parts[0].split("/")
+    if len(rows) != 9:
+        raise UsageError(f"setup: {len(rows)} rows; a position has 9, joined by '/'")
+    piece, side = [0] * 81, [0] * 81
+    for r, row in enumerate(rows):
+        tokens = _TOKEN.findall(row)
+        if "".join(tokens) != row:
+            bad = next((ch for ch in row if ch not in "b.123456789SCLNI"), row[:10])
+            raise UsageError(f"setup: row {r + 1}: {bad!r} is not a cell (., S C L N I, 1-9, each with b before "
+                             "it for Black)")
+        if len(tokens) != 9:
+            raise UsageError(f"setup: row {r + 1} has {len(tokens)} cells, not 9")
+        for c, token in enumerate(tokens):
+            if token == ".":
+                continue
+            cell = r * 9 + c
+            side[cell] = BLACK if token.startswith("b") else WHITE
+            letter = token[-1]
+            piece[cell] = int(letter) if letter.isdigit() else PIECE_OF_LETTER[letter]
+    for cell in range(81):
+        d = piece[cell]
+        if 0 < d < 10:
+            for p in PEERS[cell]:
+                if p > cell and piece[p] == d:
+                    raise UsageError(f"setup: two {d}s at {name(cell)} and {name(p)} break the Sudoku rule (2.1)")
+    return piece, side, WHITE if parts[1] == "w" else BLACK
+
+
+def _default_setup() -> str:
+    piece, side = [0] * 81, [0] * 81
+    for c, letter in enumerate(HIRED_LINE):
+        piece[72 + c], side[72 + c] = PIECE_OF_LETTER[letter], WHITE
+        piece[c], side[c] = PIECE_OF_LETTER[letter], BLACK
+    for c, digit in enumerate(WHITE_NUMBERS):
+        piece[63 + c], side[63 + c] = int(digit), WHITE
+        piece[17 - c], side[17 - c] = 10 - int(digit), BLACK  # 1.3: n faces 10-n, turned 180 degrees
+    return position_text(piece, side, WHITE)
+
+
+DEFAULT_SETUP = "bSbCbLbNbIbNbLbCbS/b1b3b5b7b9b2b4b6b8/........./........./........./........./........./246813579/SCLNINLCS w"
+
+
+@dataclass
+class WarState:
+    piece: list[int]  # per cell: 0 empty, 1-9 a number, STAR.. IMMOBILIZER a hired piece
+    side: list[int]  # per cell: 0, WHITE or BLACK
+    turn: int = WHITE
+    last: tuple[int, int] | None = None  # the last move's from and to cells, for boards
+    offer: str | None = None  # the seat whose draw offer stands (3.2)
+    winners: tuple[str, ...] = ()
+    ending: str = ""  # why the game is over; "" while it runs
+    seen: dict[str, int] = field(default_factory=dict)  # position -> times it stood (repetition=3)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.ending)
+
+
+@dataclass(frozen=True, slots=True)
+class Fought(Outcome):
+    """A move and what it took (2.1-2.5)."""
+
+    took: str = ""  # the captured piece, e.g. "Black's 7"
+    suicide: bool = False  # a Star's capture: the Star leaves the board too (2.2)
+
+    def told(self) -> tuple[str, ...]:
+        if not self.took:
+            return ()
+        return (f"takes {self.took}" + (", and the Star leaves the board" if self.suicide else ""),)
+
+
+class War(Game):
+    name = "war"
+    title = "Sudoku War"
+    rules = "war"
+    min_seats = 2
+    max_seats = 2
+    options = {
+        "setup": Option(DEFAULT_SETUP, None, "the position to start from: the string `corr show` prints (1.4)"),
+        "repetition": Option("off", ("off", "3"), "3: the third time a position stands, same side to move, "
+                             "the game is drawn (3.2)"),
+    }
+    record_types = frozenset({"move", "resign", "draw-offer", "draw-accept", "draw-decline"})
+    turn_types = frozenset({"move"})
+    turn_rule = "war 1.5"
+
+    def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
+        super().__init__(options, seats, seed)
+        self.setup = parse_position(options["setup"])
+        self.repetition = options["repetition"] == "3"
+
+    @classmethod
+    def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
+        opts = super().resolve_options(given)
+        piece, side, turn = parse_position(opts["setup"])
+        opts["setup"] = position_text(piece, side, turn)
+        return opts
+
+    # --- position -------------------------------------------------------------------
+    def initial(self) -> WarState:
+        piece, side, turn = self.setup
+        state = WarState(list(piece), list(side), turn)
+        self._arrive(state)
+        return state
+
+    def clone(self, state: WarState) -> WarState:
+        return WarState(list(state.piece), list(state.side), state.turn, state.last, state.offer, state.winners,
+                        state.ending, dict(state.seen))
+
+    def state_key(self, state: WarState) -> bytes:
+        return (f"{position_text(state.piece, state.side, state.turn)}|{state.offer or ''}|"
+                f"{','.join(state.winners)}|{state.ending}").encode()
+
+    def to_move(self, state: WarState) -> str | None:
+        return None if state.over else SEAT_OF[state.turn]
+
+    def board(self, state: WarState, seat: str | None = None) -> list[int]:
+        """The numbers on the board (hired pieces are no part of the Sudoku, 2.7)."""
+        return [p if p < 10 else 0 for p in state.piece]
+
+    # --- move generation ------------------------------------------------------------
+    @staticmethod
+    def frozen(state: WarState, colour: int) -> set[int]:
+        """2.6: the cells of `colour`'s numbers next to an enemy Immobilizer."""
+        piece, side = state.piece, state.side
+        out: set[int] = set()
+        for c in range(81):
+            if piece[c] == IMMOBILIZER and side[c] and side[c] != colour:
+                out.update(n for n in KING[c] if side[n] == colour and piece[n] < 10 and piece[n])
+        return out
+
+    @staticmethod
+    def fits(piece: list[int], cell: int, digit: int, empty: int = -1) -> bool:
+        """2.1, 2.7: `digit` on `cell` keeps the Sudoku rule among all numbers of both
+        colours, `empty` (the mover's old cell) counting as empty."""
+        for p in PEERS[cell]:
+            if piece[p] == digit and p != empty:
+                return False
+        return True
+
+    def number_targets(self, state: WarState, cell: int) -> list[int]:
+        """2.1, 2.4: where the number on `cell` may step: a King's step, or one from an
+        adjacent friendly Leap, or from the second of two adjacent Leaps (never back to
+        its own cell)."""
+        piece, side = state.piece, state.side
+        own = side[cell]
+        targets = list(KING[cell])
+        leaps = [n for n in KING[cell] if piece[n] == LEAP and side[n] == own]
+        for leap in leaps:
+            targets.extend(KING[leap])
+            for second in KING[leap]:
+                if piece[second] == LEAP and side[second] == own and second != cell:
+                    targets.extend(KING[second])
+        seen: set[int] = set()
+        out = []
+        for t in targets:
+            if t != cell and t not in seen:
+                seen.add(t)
+                out.append(t)
+        return out
+
+    def piece_moves(self, state: WarState, cell: int, frozen: set[int] | None = None) -> list[Move]:
+        """Every legal move of the piece on `cell` (its colour's turn or not)."""
+        piece, side = state.piece, state.side
+        kind, own = piece[cell], side[cell]
+        moves: list[Move] = []
+        if not kind:
+            return moves
+        if kind < 10:  # a number (2.1)
+            if cell in (frozen if frozen is not None else self.frozen(state, own)):
+                return moves
+            letter = str(kind)
+            for t in self.number_targets(state, cell):
+                if side[t] == own:
+                    continue
+                if self.fits(piece, t, kind, cell):
+                    moves.append(_piece_move(letter, cell, t, bool(side[t])))
+            return moves
+        letter = LETTER[kind]
+        if kind in (STAR, CORRECTOR, LEAP):  # 2.2-2.4: slides, no capture
+            rays = QUEEN_RAYS[cell] if kind == LEAP else ROOK_RAYS[cell]
+            done: set[int] = set()
+            for ray in rays:
+                for t in ray:
+                    if piece[t]:
+                        if kind == STAR and side[t] != own and piece[t] < 10:
+                            moves.append(_piece_move(letter, cell, t, True))  # suicide capture (2.2)
+                            done.add(t)
+                        break
+                    moves.append(_piece_move(letter, cell, t, False))
+                    done.add(t)
+            if kind == STAR:  # 2.2: a jump to any empty cell of its own field, or a suicide capture there
+                for t in OWN_FIELD[cell]:
+                    if t in done:
+                        continue
+                    if not piece[t]:
+                        moves.append(_piece_move(letter, cell, t, False))
+                    elif side[t] != own and piece[t] < 10:
+                        moves.append(_piece_move(letter, cell, t, True))
+            elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
+                for t in ORTHO[cell]:
+                    n = piece[t]
+                    if side[t] == own and 0 < n < 10:
+                        moves.extend(Correction(t, d) for d in range(1, 10) if d != n and self.fits(piece, t, d, t))
+            return moves
+        if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
+            for t in KNIGHT_JUMPS[cell]:
+                if not piece[t]:
+                    moves.append(_piece_move(letter, cell, t, False))
+                elif side[t] != own and piece[t] >= 10:
+                    moves.append(_piece_move(letter, cell, t, True))
+            return moves
+        for t in KING[cell]:  # IMMOBILIZER (2.6): a King's step, no capture
+            if not piece[t]:
+                moves.append(_piece_move(letter, cell, t, False))
+        return moves
+
+    def legal_moves(self, state: WarState) -> list[Move]:
+        if state.over:
+            return []
+        own = state.turn
+        frozen = self.frozen(state, own)
+        side = state.side
+        moves: list[Move] = []
+        for c in range(81):
+            if side[c] == own:
+                moves.extend(self.piece_moves(state, c, frozen))
+        return moves
+
+    def has_move(self, state: WarState) -> bool:
+        own = state.turn
+        frozen = self.frozen(state, own)
+        side = state.side
+        return any(side[c] == own and self.piece_moves(state, c, frozen) for c in range(81))
+
+    # --- applying a record ----------------------------------------------------------
+    def apply(self, state: WarState, action: Action) -> Outcome:
+        if state.over:
+            raise IllegalMove("war 3", f"the game is over: {state.ending}")
+        if action.type == "move":
+            return self._move(state, action)
+        if action.type == "resign":
+            state.winners = tuple(s for s in self.seats if s != action.by)
+            state.ending = f"{action.by} resigned (3.2)"
+            return Outcome(events=(f"{action.by} resigns",))
+        if action.type == "draw-offer":
+            if state.offer == action.by:
+                raise IllegalMove("war 3.2", f"{action.by}'s draw offer already stands")
+            state.offer = action.by
+            return Outcome(events=(f"{action.by} offers a draw",))
+        if state.offer is None or state.offer == action.by:
+            raise IllegalMove("war 3.2", f"there is no draw offer for {action.by} to "
+                              f"{'accept' if action.type == 'draw-accept' else 'decline'}")
+        if action.type == "draw-decline":
+            state.offer = None
+            return Outcome(events=(f"{action.by} declines the draw",))
+        state.offer = None
+        state.winners = tuple(self.seats)
+        state.ending = "a draw agreed (3.2)"
+        return Outcome(events=("the players agree a draw",))
+
+    def _move(self, state: WarState, action: Action) -> Outcome:
+        move = action.move
+        own = SIDE_OF[action.by]
+        if isinstance(move, Correction):
+            return self._correct(state, move, own, action.by)
+        if not isinstance(move, PieceMove):
+            raise IllegalMove("war 4", f"a War move is like N (8,2)-(4,9), 7 (7,5)x(4,6) or (7,4)=6; got {move}")
+        illegal = self.explain(state, move, own)
+        if illegal is not None:
+            raise illegal
+        piece, side = state.piece, state.side
+        src, dst = move.src, move.dst
+        before = self._on_first_line(state, own)
+        took = ""
+        if side[dst]:
+            victim = piece[dst]
+            took = f"{COLOUR_NAME[side[dst]]}'s {victim if victim < 10 else PIECE_NAME[victim]}"
+        suicide = piece[src] == STAR and move.capture
+        if suicide:  # 2.2: both leave the board
+            piece[dst] = side[dst] = 0
+        else:
+            piece[dst], side[dst] = piece[src], own
+        piece[src] = side[src] = 0
+        state.last = (src, dst)
+        return self._end_turn(state, action.by, took, before, suicide)
+
+    def _correct(self, state: WarState, move: Correction, own: int, seat: str) -> Outcome:
+        piece, side = state.piece, state.side
+        cell, digit = move.cell, move.digit
+        if side[cell] != own or not 0 < piece[cell] < 10:
+            raise IllegalMove("war 2.3", f"{name(cell)} holds no number of {COLOUR_NAME[own]}'s to replace", (cell,))
+        correctors = [c for c in ORTHO[cell] if piece[c] == CORRECTOR and side[c] == own]
+        if not correctors:
+            raise IllegalMove("war 2.3", f"no {COLOUR_NAME[own]} Corrector stands orthogonally next to {name(cell)}",
+                              (cell,))
+        if digit == piece[cell]:
+            raise IllegalMove("war 2.3", f"the number at {name(cell)} is a {digit} already: a replacement puts "
+                              "another number", (cell,))
+        if not self.fits(piece, cell, digit, cell):
+            clash = next(p for p in PEERS[cell] if piece[p] == digit)
+            raise IllegalMove("war 2.3", f"{digit} at {name(cell)} breaks the Sudoku rule: a {digit} stands at "
+                              f"{name(clash)}", (cell, clash))
+        before = self._on_first_line(state, own)
+        piece[cell] = digit
+        state.last = (correctors[0], cell)
+        return self._end_turn(state, seat, "", before)
+
+    def explain(self, state: WarState, move: PieceMove, own: int) -> IllegalMove | None:
+        """The rule a piece move breaks, naming the cells, or None when it is legal."""
+        piece, side = state.piece, state.side
+        src, dst = move.src, move.dst
+        kind = piece[src]
+        if not kind:
+            return IllegalMove("war 4", f"{name(src)} is empty", (src,))
+        if side[src] != own:
+            return IllegalMove("war 1.5", f"the piece at {name(src)} is {COLOUR_NAME[side[src]]}'s, and "
+                               f"{COLOUR_NAME[own]} is to move", (src,))
+        letter = str(kind) if kind < 10 else LETTER[kind]
+        if move.piece != letter:
+            what = f"a {kind}" if kind < 10 else f"a {PIECE_NAME[kind]} ({letter})"
+            return IllegalMove("war 4", f"{name(src)} holds {what}, not {move.piece}", (src,))
+        if side[dst] == own:
+            return IllegalMove("war 2", f"{name(dst)} holds a piece of {COLOUR_NAME[own]}'s own", (src, dst))
+        enemy = bool(side[dst])
+        if move.capture != enemy and not (kind == STAR and enemy):
+            mark = "x" if enemy else "-"
+            return IllegalMove("war 4", f"{name(dst)} is {'an enemy piece' if enemy else 'empty'}: write "
+                               f"{letter} {name(src)}{mark}{name(dst)}", (src, dst))
+        if kind == STAR and enemy and not move.capture:
+            return IllegalMove("war 4", f"a Star onto an enemy is a suicide capture: write S {name(src)}x{name(dst)}",
+                               (src, dst))
+        if move in self.piece_moves(state, src):
+            return None
+        cells = (src, dst)
+        if kind < 10:
+            if src in self.frozen(state, own):
+                imm = next(c for c in KING[src] if piece[c] == IMMOBILIZER and side[c] not in (0, own))
+                return IllegalMove("war 2.6", f"the {kind} at {name(src)} stands next to the enemy Immobilizer at "
+                                   f"{name(imm)} and cannot move", (src, imm))
+            if dst not in self.number_targets(state, src):
+                return IllegalMove("war 2.1", f"a number moves a King's step (or from an adjacent Leap, 2.4); "
+                                   f"{name(dst)} is out of reach from {name(src)}", cells)
+            clash = next(p for p in PEERS[dst] if piece[p] == kind and p != src)
+            return IllegalMove("war 2.1", f"{kind} at {name(dst)} breaks the Sudoku rule: a {kind} stands at "
+                               f"{name(clash)}", (src, dst, clash))
+        pname = PIECE_NAME[kind]
+        if enemy and kind in (CORRECTOR, LEAP, IMMOBILIZER):
+            return IllegalMove(f"war {_RULE[kind]}", f"a {pname} cannot capture", cells)
+        if enemy and kind == STAR and piece[dst] >= 10:
+            return IllegalMove("war 2.2", f"a Star takes only an enemy number, by suicide; {name(dst)} holds a "
+                               f"{PIECE_NAME[piece[dst]]}", cells)
+        if enemy and kind == KNIGHT and piece[dst] < 10:
+            return IllegalMove("war 2.5", f"a Knight captures hired pieces, never numbers; {name(dst)} holds a "
+                               f"{piece[dst]}", cells)
+        if kind in (STAR, CORRECTOR, LEAP):
+            rays = QUEEN_RAYS[src] if kind == LEAP else ROOK_RAYS[src]
+            for ray in rays:
+                if dst in ray:
+                    block = next(t for t in ray[: ray.index(dst)] if piece[t])
+                    return IllegalMove(f"war {_RULE[kind]}", f"a {pname} cannot slide through the piece at "
+                                       f"{name(block)}", (src, block, dst))
+        how = {STAR: "like a Rook, or jumps within its own field", CORRECTOR: "like a Rook", LEAP: "like a Queen",
+               KNIGHT: "like a chess Knight", IMMOBILIZER: "a King's step"}[kind]
+        return IllegalMove(f"war {_RULE[kind]}", f"a {pname} moves {how}; {name(dst)} is out of reach from "
+                           f"{name(src)}", cells)
+
+    def _end_turn(self, state: WarState, seat: str, took: str, before: list[int], suicide: bool = False) -> Outcome:
+        """3.1 ruling: the mover loses if an enemy number that stood on the mover's first
+        line when the turn began still stands there; 3.2: then the other side must have
+        a move, and repetition=3 draws the third time a position stands."""
+        own = SIDE_OF[seat]
+        enemy = BLACK if own == WHITE else WHITE
+        events: list[str] = []
+        if state.offer is not None and state.offer != seat:
+            events.append(f"{seat} moves: {state.offer}'s draw offer lapses")
+        state.offer = None if state.offer != seat else state.offer
+        staying = [c for c in self._on_first_line(state, own) if c in before]
+        state.turn = enemy
+        if staying:
+            state.winners = (SEAT_OF[enemy],)
+            state.ending = (f"{COLOUR_NAME[enemy]}'s number at {name(staying[0])} stood on {COLOUR_NAME[own]}'s first "
+                            f"line a whole turn (3.1)")
+        else:
+            self._arrive(state)
+        if state.ending:
+            events.append(f"the game is over: {state.ending}")
+        return Fought(took=took, suicide=suicide, events=tuple(events))
+
+    def _arrive(self, state: WarState) -> None:
+        """The turn of `state.turn` begins:
+        end the game when it has no legal move (3.2) or a position stands a third time
+        (repetition=3)."""
+        if self.repetition:
+            key = position_text(state.piece, state.side, state.turn)
+            state.seen[key] = state.seen.get(key, 0) + 1
+            if state.seen[key] >= 3:
+                state.winners = tuple(self.seats)
+                state.ending = "the same position stood a third time, the same side to move (3.2): a draw"
+                return
+        if not self.has_move(state):
+            mover = SEAT_OF[state.turn]
+            state.winners = tuple(s for s in self.seats if s != mover)
+            state.ending = f"{COLOUR_NAME[state.turn]} has no legal move (3.2)"
+
+    @staticmethod
+    def _on_first_line(state: WarState, colour: int) -> list[int]:
+        """The enemy numbers standing on `colour`'s first line."""
+        piece, side = state.piece, state.side
+        return [c for c in FIRST_LINE[colour] if side[c] and side[c] != colour and piece[c] < 10]
+
+    def threatened(self, state: WarState) -> list[int]:
+        """3.1: the enemy numbers on the first line of the side to move, which it must
+        take this turn or lose."""
+        return [] if state.over else sorted(self._on_first_line(state, state.turn))
+
+    # --- results and views ----------------------------------------------------------
+    def result(self, state: WarState) -> Result:
+        scores = {SEAT_OF[col]: sum(1 for s in state.side if s == col) for col in (WHITE, BLACK)}
+        return Result(state.over, state.winners, scores)
+
+    def last_cell(self, state: WarState) -> int | None:
+        return state.last[1] if state.last else None
+
+    def moved_cells(self, move: Move) -> tuple[int, ...]:
+        if isinstance(move, PieceMove):
+            return (move.src, move.dst)
+        if isinstance(move, Correction):
+            return (move.cell,)
+        return ()
+
+    def describe(self, state: WarState) -> dict[str, Any]:
+        piece, side = state.piece, state.side
+        cells: list[str | None] = []
+        for c in range(81):
+            if not side[c]:
+                cells.append(None)
+            else:
+                p = piece[c]
+                cells.append(("W" if side[c] == WHITE else "B") + (str(p) if p < 10 else LETTER[p]))
+        return {
+            "cells": cells,
+            "position": position_text(piece, side, state.turn),
+            "colours": {"A": "White", "B": "Black"},
+            "last_from": name(state.last[0]) if state.last else None,
+            "last_to": name(state.last[1]) if state.last else None,
+            "must_take": [name(c) for c in self.threatened(state)],
+            "frozen": sorted(name(c) for c in self.frozen(state, state.turn)) if not state.over else [],
+            "draw_offer": state.offer,
+            "end": state.ending or None,
+        }
+
+
+_RULE = {STAR: "2.2", CORRECTOR: "2.3", LEAP: "2.4", KNIGHT: "2.5", IMMOBILIZER: "2.6"}
+assert _default_setup() == DEFAULT_SETUP
