@@ -116,3 +116,38 @@ def test_domino_duel_example_compares_two_boards_dealt_alike() -> None:
     seen = position(rep, "B")
     assert set(seen["boards"]) == {"A", "B"} and len(rep.visible("B")) == len(rep.steps)
     assert report("domino-duel.corr")["deal"]["checked"]
+
+
+def test_war_first_line_example_is_won_by_a_number_left_on_the_first_line() -> None:
+    """war 3.1: White's 5 takes Black's 5 beside it, steps onto Black's first line, and
+    Black's next move leaves it there: White wins."""
+    from corr import engine
+
+    rep = engine.load(EXAMPLES / "war-first-line.corr")
+    assert rep.result().winners == ("A",)
+    assert "stood on Black's first line a whole turn (3.1)" in rep.state.ending
+    assert rep.log.records[-1].by == "B" and rep.log.records[-2].move.startswith("5 ")
+
+
+def test_war_pieces_example_shows_each_special_move() -> None:
+    """war 2.2-2.6: a Star's jump in its field, a Corrector's replacement, a number through
+    both Leaps, an Immobilizer freezing Black's 9, a Star's suicide capture."""
+    from corr import engine
+    from corr.geometry import FIELD_OF
+    from corr.notation import Correction, PieceMove, parse
+    from corr.view import position
+
+    rep = engine.load(EXAMPLES / "war-pieces.corr")
+    moves = [parse(r.move) for r in rep.log.records if r.type == "move"]
+    jump = moves[0]
+    assert isinstance(jump, PieceMove) and jump.piece == "S" and FIELD_OF[jump.src] == FIELD_OF[jump.dst]
+    assert jump.src % 9 != jump.dst % 9 and jump.src // 9 != jump.dst // 9  # no Rook's line: a jump
+    assert isinstance(moves[2], Correction)
+    leaped = moves[4]
+    assert isinstance(leaped, PieceMove) and max(abs(leaped.src // 9 - leaped.dst // 9),
+                                                   abs(leaped.src % 9 - leaped.dst % 9)) == 3
+    assert position(engine.load(EXAMPLES / "war-pieces.corr", upto=7))["frozen"] == ["(2,8)"]
+    suicide = moves[-1]
+    assert suicide.piece == "S" and suicide.capture
+    assert rep.state.piece[suicide.dst] == 0 and rep.state.piece[suicide.src] == 0
+    assert rep.result().winners == ("A",) and rep.log.records[-1].type == "resign"

@@ -1,0 +1,101 @@
+"""Sudoku War's legal-move generation beside python-chess's, in one run.
+
+Run:  python benchmarks/bench_war.py [--games N] [--quick]
+
+Positions come from N random War games (every position of each, the default setup)
+and from N random chess games played with python-chess (every position of each, at
+most 200 plies). Each side lists every legal move of every position, repeated; the
+best of the repeats is reported as positions/s and legal moves/s, and the ratio of
+War's time per position to chess's. python-chess is the yardstick (`pip install
+chess`, in the `bench` extra); without it only War's figures print.
+
+The positions differ in kind - War has up to ~120 moves a position against chess's
+~30 - so the ratio per legal move is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def war_positions(games: int) -> tuple[Any, list[Any]]:
+    """The game and the state before every record of `games` random War games."""
+    from corr import engine, randomplay
+
+    states: list[Any] = []
+    game = None
+    for seed in range(games):
+        rep = randomplay.play("war", ["White", "Black"], {}, seed=seed, max_records=2000)
+        game = rep.game
+
+        def keep(r: engine.Replay) -> None:
+            if not r.state.over:
+                states.append(r.game.clone(r.state))
+
+        engine.replay(rep.log, each=keep)
+    return game, states
+
+
+def chess_positions(games: int) -> list[Any]:
+    import chess
+
+    rng = random.Random(1)
+    boards = []
+    for _ in range(games):
+        board = chess.Board()
+        for _ply in range(200):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            boards.append(board.copy(stack=False))
+            board.push(rng.choice(moves))
+    return boards
+
+
+def best_of(repeats: int, run: Callable[[], int]) -> tuple[float, int]:
+    best, count = float("inf"), 0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        count = run()
+        best = min(best, time.perf_counter() - start)
+    return best, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    args = parser.parse_args()
+    games = 3 if args.quick else args.games
+    repeats = 2 if args.quick else 5
+
+    game, states = war_positions(games)
+    legal = game.legal_moves
+    war_time, war_moves = best_of(repeats, lambda: sum(len(legal(s)) for s in states))
+    print(f"war:   {len(states):>6} positions  {len(states) / war_time:>10,.0f} positions/s  "
+          f"{war_moves / war_time:>11,.0f} moves/s  ({war_moves / len(states):.1f} moves a position)")
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        print("chess: python-chess is not installed (pip install chess): no yardstick")
+        return
+    boards = chess_positions(games)
+    chess_time, chess_moves = best_of(repeats, lambda: sum(len(list(b.legal_moves)) for b in boards))
+    print(f"chess: {len(boards):>6} positions  {len(boards) / chess_time:>10,.0f} positions/s  "
+          f"{chess_moves / chess_time:>11,.0f} moves/s  ({chess_moves / len(boards):.1f} moves a position)")
+    per_position = (war_time / len(states)) / (chess_time / len(boards))
+    per_move = (war_time / war_moves) / (chess_time / chess_moves)
+    print(f"ratio: war takes {per_position:.2f}x chess's time per position, {per_move:.2f}x per legal move")
+
+
+if __name__ == "__main__":
+    main()
