@@ -125,8 +125,12 @@ def legal(
     on_turn = () if rep.result().over else rep.on_turn()  # a game over on its clock takes no move
     if seat_for is not None:
         seat = viewer(rep, seat_for)
-        if seat not in on_turn:
-            seat = None
+        if seat not in on_turn:  # the game runs, and it is not this seat's turn: no moves
+            if as_json:
+                out(json.dumps({"seat": seat, "moves": []}) + "\n")
+            else:
+                typer.echo("the game is over: no moves" if not on_turn else f"{seat} is not to move: no moves")
+            return
     elif len(on_turn) > 1:
         raise UsageError(f"seats {', '.join(on_turn)} may all move now: say whose moves with --for SEAT")
     else:

@@ -432,11 +432,16 @@ class War(Game):
                                f"{COLOUR_NAME[own]} is to move", (src,))
         letter = str(kind) if kind < 10 else LETTER[kind]
         if move.piece != letter:
-            what = f"a {kind}" if kind < 10 else f"a {PIECE_NAME[kind]} ({letter})"
+            what = _a(str(kind)) if kind < 10 else f"{_a(PIECE_NAME[kind])} ({letter})"
             return IllegalMove("war 4", f"{name(src)} holds {what}, not {move.piece}", (src,))
+        if src == dst:
+            return IllegalMove("war 4", f"a move goes from one cell to another; both are {name(src)}", (src,))
         if side[dst] == own:
             return IllegalMove("war 2", f"{name(dst)} holds a piece of {COLOUR_NAME[own]}'s own", (src, dst))
         enemy = bool(side[dst])
+        refused = self._cannot_take(kind, piece[dst], dst, side[dst]) if enemy else None
+        if refused is not None:
+            return IllegalMove(f"war {_RULE[kind]}", refused, (src, dst))
         if move.capture != enemy and not (kind == STAR and enemy):
             mark = "x" if enemy else "-"
             return IllegalMove("war 4", f"{name(dst)} is {'an enemy piece' if enemy else 'empty'}: write "
@@ -459,25 +464,29 @@ class War(Game):
             return IllegalMove("war 2.1", f"{kind} at {name(dst)} breaks the Sudoku rule: a {kind} stands at "
                                f"{name(clash)}", (src, dst, clash))
         pname = PIECE_NAME[kind]
-        if enemy and kind in (CORRECTOR, LEAP, IMMOBILIZER):
-            return IllegalMove(f"war {_RULE[kind]}", f"a {pname} cannot capture", cells)
-        if enemy and kind == STAR and piece[dst] >= 10:
-            return IllegalMove("war 2.2", f"a Star takes only an enemy number, by suicide; {name(dst)} holds a "
-                               f"{PIECE_NAME[piece[dst]]}", cells)
-        if enemy and kind == KNIGHT and piece[dst] < 10:
-            return IllegalMove("war 2.5", f"a Knight captures hired pieces, never numbers; {name(dst)} holds a "
-                               f"{piece[dst]}", cells)
         if kind in (STAR, CORRECTOR, LEAP):
             rays = QUEEN_RAYS[src] if kind == LEAP else ROOK_RAYS[src]
             for ray in rays:
                 if dst in ray:
                     block = next(t for t in ray[: ray.index(dst)] if piece[t])
-                    return IllegalMove(f"war {_RULE[kind]}", f"a {pname} cannot slide through the piece at "
+                    return IllegalMove(f"war {_RULE[kind]}", f"{_a(pname)} cannot slide through the piece at "
                                        f"{name(block)}", (src, block, dst))
         how = {STAR: "like a Rook, or jumps within its own field", CORRECTOR: "like a Rook", LEAP: "like a Queen",
                KNIGHT: "like a chess Knight", IMMOBILIZER: "a King's step"}[kind]
-        return IllegalMove(f"war {_RULE[kind]}", f"a {pname} moves {how}; {name(dst)} is out of reach from "
+        return IllegalMove(f"war {_RULE[kind]}", f"{_a(pname)} moves {how}; {name(dst)} is out of reach from "
                            f"{name(src)}", cells)
+
+    @staticmethod
+    def _cannot_take(kind: int, target: int, cell: int, colour: int) -> str | None:
+        """Why a piece of `kind` may not take the enemy `target` on `cell` (2.2-2.6), or None."""
+        what = f"{COLOUR_NAME[colour]}'s {target if target < 10 else PIECE_NAME[target]}"
+        if kind in (CORRECTOR, LEAP, IMMOBILIZER):
+            return f"{_a(PIECE_NAME[kind])} cannot capture; {name(cell)} holds {what}"
+        if kind == STAR and target >= 10:
+            return f"a Star takes only an enemy number, by suicide; {name(cell)} holds {what}"
+        if kind == KNIGHT and target < 10:
+            return f"a Knight captures hired pieces, never numbers; {name(cell)} holds {what}"
+        return None
 
     def _end_turn(self, state: WarState, seat: str, took: str, before: list[int], suicide: bool = False) -> Outcome:
         """3.1 ruling: the mover loses if an enemy number that stood on the mover's first
@@ -563,6 +572,11 @@ class War(Game):
             "draw_offer": state.offer,
             "end": state.ending or None,
         }
+
+
+def _a(word: str) -> str:
+    """`word` with its indefinite article: a 7, an 8, an Immobilizer."""
+    return ("an " if word[0] in "8AEIOU" else "a ") + word
 
 
 _RULE = {STAR: "2.2", CORRECTOR: "2.3", LEAP: "2.4", KNIGHT: "2.5", IMMOBILIZER: "2.6"}
