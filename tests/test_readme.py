@@ -269,3 +269,29 @@ def test_readme_domino_duel_by_mail_is_played_through_the_host(tmp_path: Path, c
     assert attachment.get_payload(decode=True) == game.read_bytes()
     audit = json.loads(corr("audit", game, "--json").out)
     assert audit["intact"] and audit["deal"]["checked"] and audit["result"]["over"]
+
+
+def test_readme_war_section_plays_an_opening_and_copies_the_position(tmp_path: Path, corr, monkeypatch) -> None:
+    """The opening as written; `<position>` is the string `corr show` printed, and the new
+    game starts from exactly that position."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("Sudoku War")
+    assert commands[0][:2] == ["new", "war"]
+    position = None
+    for args in commands:
+        if any("<position>" in a for a in args):
+            position = json.loads(corr("show", "war.corr", "--format", "json").out)["position"]
+            args = [a.replace("<position>", position) for a in args]
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        if args[:1] == ["show"] and "--format" not in args:
+            shown = json.loads(corr("show", "war.corr", "--format", "json").out)["position"]
+            assert shown in result.out, "the text board prints the position string"
+    again = json.loads(corr("show", "again.corr", "--format", "json").out)
+    assert position is not None and again["position"] == position and again["to_move"] == "B"
+    default = README.read_text().split("The default is\n\n", 1)[1].split("\n", 1)[0].strip()
+    from corr.games.war import DEFAULT_SETUP
+
+    assert default == DEFAULT_SETUP

@@ -126,8 +126,8 @@ def legal(
     if seat_for is not None:
         seat = viewer(rep, seat_for)
         if seat not in on_turn:  # the game runs, and it is not this seat's turn: no moves
-            if as_json:
-                out(json.dumps({"seat": seat, "moves": []}) + "\n")
+            if as_json:  # seat null: the game is over
+                out(json.dumps({"seat": seat if on_turn else None, "moves": []}) + "\n")
             else:
                 typer.echo("the game is over: no moves" if not on_turn else f"{seat} is not to move: no moves")
             return
