@@ -165,7 +165,7 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
     if action.type in game.turn_types:
         on_turn = game.on_turn(state)
         if not on_turn:
-            raise IllegalMove("", "the game is over")
+            raise IllegalMove(game.end_rule(state), "the game is over")
         if action.by not in on_turn:
             if len(on_turn) > 1:
                 raise IllegalMove(game.turn_rule, f"{', '.join(on_turn)} may move now, not {action.by}")
@@ -469,7 +469,7 @@ def extend(
     if current.forfeit is not None and record_type != "comment":
         raise IllegalMove("", f"the game is over: {current.forfeit} lost {current.forfeit_cause}")
     if seat is None:
-        raise IllegalMove("", "the game is over")
+        raise IllegalMove(game.end_rule(current.state), "the game is over")
     if not game.dealt and record_type != "comment":
         raise UsageError(
             f"{current.log.path}: {game.title} hides cards, so moves are taken where the dealer's secret "

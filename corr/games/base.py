@@ -161,6 +161,10 @@ class Game:
         """Check an action against the rules and apply it to `state` in place."""
         raise NotImplementedError
 
+    def end_rule(self, state: Any) -> str:
+        """The rule that ended the game, cited when an action comes after the end."""
+        return ""
+
     def on_turn(self, state: Any) -> tuple[str, ...]:
         """Every seat that may act now: one in turn-based games, several in a Domino
         duel, where each seat plays its own board at its own pace."""

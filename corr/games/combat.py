@@ -261,6 +261,11 @@ class Combat(AsWritten, Game):
         if state.decided and state.turn == 0:  # 5.1: the round is complete
             state.over = True
 
+    def end_rule(self, state: CombatState) -> str:
+        """5.1 when the leader could no longer be overtaken, else 5.2 (every field
+        conquered, or no tile fits)."""
+        return "combat 5.1" if state.decided and len(state.conquered) < 9 else "combat 5.2"
+
     def leader_safe(self, state: CombatState) -> bool:
         """5.1: some seat's fields can no longer be overtaken by anyone else's."""
         owners = list(state.conquered.values())
