@@ -151,8 +151,10 @@ def clean(run: Run, codes: tuple[int, ...] = (0, 1, 2)) -> None:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder`, by relative path, with its bytes."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file under `folder`, by relative path, with its bytes; not the host's idle
+    notes (FILE.idle.json), a cache of what a pass found to do, which any pass may write."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.name.endswith(".idle.json")}
 
 
 def unchanged(folder: Path, before: dict[str, bytes], run: Run) -> None:

@@ -331,3 +331,45 @@ def test_a_hostile_subject_is_answered_on_one_line_and_the_pass_goes_on(hosted, 
     assert rcpt == ["ben@example.org"]  # the From address, never the Reply-To
     assert answer["Subject"] == "Re: hello Bcc: eve@example.com" and answer["Bcc"] is None
     assert len(got) == 4  # the refusal and the move mailed to the three seats
+
+
+def _pass(hosted):  # type: ignore[no-untyped-def]
+    from corr.mail import smtp
+
+    return mail_host.run_pass(hosted.maildir, hosted.games, smtp.load_config(hosted.config), echo=lambda line: None)
+
+
+def test_an_idle_game_is_skipped_until_its_log_changes(hosted, corr):  # type: ignore[no-untyped-def]
+    """A pass that found nothing to do notes the log's fingerprint; the next pass skips
+    the game without replaying it, and any append or replacement of the log ends that."""
+    path = hosted.make()
+    first = _pass(hosted)
+    assert first.mailed == 3 and first.skipped == 0
+    hosted.inbox.take()
+    assert _pass(hosted).skipped == 1 and hosted.inbox.take() == []
+
+    seat, moves = legal(corr, path)
+    assert corr("move", path, moves[0], "--format", "none").code == 0
+    moved = _pass(hosted)
+    assert moved.skipped == 0 and moved.mailed == 3
+    hosted.inbox.take()
+    assert _pass(hosted).skipped == 1
+
+    copy = path.with_name("copy.tmp")  # the same bytes under a new inode: not the file the note saw
+    copy.write_bytes(path.read_bytes())
+    os.replace(copy, path)
+    assert _pass(hosted).skipped == 0
+    assert _pass(hosted).skipped == 1
+    mail_host.Path(f"{path}{mail_host.IDLE_SUFFIX}").write_text("{not json")  # a bad note: replay
+    assert _pass(hosted).skipped == 0
+
+
+def test_a_game_whose_mail_failed_is_not_left_idle(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+    path = hosted.make()
+    good = hosted.config.read_text()
+    hosted.config.write_text(good.replace(f"port = {hosted.inbox_port}", f"port = {free_port()}"))
+    assert _pass(hosted).mailed == 0
+    assert not os.path.exists(f"{path}{mail_host.IDLE_SUFFIX}")
+    hosted.config.write_text(good)
+    again = _pass(hosted)
+    assert again.skipped == 0 and again.mailed == 3

@@ -9,6 +9,7 @@ import email.policy
 import mailbox
 import shutil
 from email.message import EmailMessage
+import json
 from pathlib import Path
 from typing import Callable
 
@@ -622,3 +623,34 @@ def test_games_without_hidden_information_mail_the_public_boards(tmp_path, game,
         assert text.startswith(render_position(rep, "text").rstrip("\n") + "\n\n")
         assert html == render_position(rep, "html")
         assert "alone" not in text
+
+
+def test_a_game_is_found_by_its_id_through_a_renamed_added_or_edited_folder(tmp_path: Path) -> None:
+    """find_game: `<id>.corr` first, then the folder's index, which follows every change
+    to the folder and never returns a log whose header is another game's."""
+    import os
+
+    from corr.errors import UsageError
+    from corr.mail.ingest import find_game
+
+    games = tmp_path / "games"
+    games.mkdir()
+
+    def log(file: str, game_id: str) -> Path:
+        path = games / file
+        path.write_text(json.dumps({"id": game_id}) + "\n")
+        return path
+
+    named = log("combat-aaaa1111.corr", "combat-aaaa1111")
+    other = log("club.corr", "combat-bbbb2222")
+    assert find_game(games, "combat-aaaa1111") == named
+    assert find_game(games, "combat-bbbb2222") == other
+    moved = games / "renamed.corr"
+    os.replace(other, moved)
+    assert find_game(games, "combat-bbbb2222") == moved
+    log("late.corr", "combat-cccc3333")
+    assert find_game(games, "combat-cccc3333") == games / "late.corr"
+    moved.write_text(json.dumps({"id": "combat-dddd4444"}) + "\n")  # edited in place: the index is stale
+    assert find_game(games, "combat-dddd4444") == moved
+    with pytest.raises(UsageError, match="unknown game combat-bbbb2222"):
+        find_game(games, "combat-bbbb2222")

@@ -154,7 +154,7 @@ def ingest(
                 data = f.read(MAX_MESSAGE + 1)  # enough to refuse it by size
         except OSError as err:
             raise UsageError(f"{message}: {err.strerror or err}") from None
-        items: list = [(str(message), data)]
+        items: list = [(str(message), data, mail_in.read_message(data))]
     else:
         items = mail_in.mailbox_messages(mbox=mbox, maildir=maildir)
     settings = None

@@ -183,6 +183,11 @@ class Game:
         `corr claim-timeout` append them."""
         return []
 
+    def due_at(self, state: Any) -> Any:
+        """The instant (a datetime) from which `due_actions` may have something to do;
+        None when time alone never gives this game a record."""
+        return None
+
     def legal_for(self, state: Any, seat: str) -> list[Move]:
         """The moves `seat` may make now: the legal moves when it is on turn."""
         return self.legal_moves(state) if seat in self.on_turn(state) else []

@@ -318,6 +318,12 @@ class Domino(Game):
             return [("reveal", DEALER)]
         return []
 
+    def due_at(self, state: DominoState) -> datetime | None:
+        end = self.deadline()
+        if end is None or not self.hidden or self.seed is None or state.revealed:
+            return None
+        return end + timedelta(seconds=1)
+
     def apply(self, state: DominoState, action: Action) -> Outcome:
         if action.type == "reveal":
             return self._reveal(state, action)

@@ -26,6 +26,12 @@ The host's own state lives next to each log in `FILE.host.json` (written atomica
 `{"mailed": {"A": 3, ...}, "reminded": {"seq": 3, "seat": "B"}}`. Mail threading stays
 in the `FILE.mail.json` sidecar that `corr mail` keeps.
 
+A pass skips a game it left with nothing to do, as `FILE.idle.json` records (a cache,
+never game state: the log's size, modification time and inode then, and the next
+instant time alone could give the game something to do - a reminder, the end of
+Domino's clock): replaying it again would find the same. Any append, edit or
+replacement of the log changes that fingerprint; deleting the file only costs a replay.
+
 Each action is reported as one line through `echo` (ingested / refused / set aside /
 mailed / reminded / and the failures to send, which never stop a pass). Every file move
 in the Maildir is followed by an fsync of the directories involved.
@@ -33,6 +39,7 @@ in the Maildir is followed by an fsync of the directories involved.
 
 from __future__ import annotations
 
+import json
 import mailbox
 import os
 from dataclasses import dataclass, field
@@ -49,6 +56,8 @@ from corr.mail.sidecar import read_json, write_bytes, write_json
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
+#: The host's note that a game had nothing to do: `FILE.idle.json`.
+IDLE_SUFFIX = ".idle.json"
 #: The Maildir folder messages that cannot be handled are set aside in, and the suffix
 #: of the file beside each that says why.
 BAD = "bad"
@@ -66,6 +75,7 @@ class PassReport:
     set_aside: int = 0
     mailed: int = 0
     reminded: int = 0
+    skipped: int = 0  # games left as the last pass left them (see `fingerprint`)
     failures: list[str] = field(default_factory=list)
 
 
@@ -89,12 +99,13 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 # The Maildir
 
 
-def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None]]:
-    """The messages in `new/` as (key, file name, bytes), in order of the Subject's seq
-    (then of the key, which Maildir makes from the delivery time). A file that cannot be
-    read (or is no regular file) has None for its bytes; one over the size limit, only
-    its first MAX_MESSAGE + 1 bytes (enough to refuse it)."""
-    from corr.mail.message import read_bounded, seq_key
+def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None, Any]]:
+    """The messages in `new/` as (key, file name, bytes, parsed), in order of the
+    Subject's seq (then of the key, which Maildir makes from the delivery time), each
+    parsed once (`read_message`). A file that cannot be read (or is no regular file) has
+    None for its bytes; one over the size limit, only its first MAX_MESSAGE + 1 bytes
+    (enough to refuse it)."""
+    from corr.mail.message import read_bounded, read_message, seq_key
 
     if not (maildir / "new").is_dir() or not (maildir / "cur").is_dir():
         raise UsageError(f"{maildir} is not a Maildir (it needs new/ and cur/)")
@@ -106,8 +117,9 @@ def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None]]:
         path = maildir / "new" / name
         if not os.path.lexists(path):
             continue  # gone meanwhile (another reader took it)
-        items.append((name.split(colon)[0], name, read_bounded(path)))
-    return sorted(items, key=lambda item: seq_key(item[2]) if item[2] is not None else 0)
+        data = read_bounded(path)
+        items.append((name.split(colon)[0], name, data, read_message(data)))
+    return sorted(items, key=lambda item: seq_key(item[3]))
 
 
 def move_to_cur(maildir: Path, name: str) -> None:
@@ -246,6 +258,80 @@ def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: d
 
 
 # ---------------------------------------------------------------------------------
+# Idle games
+
+def fingerprint(path: Path) -> list[int]:
+    """What changes whenever a log is appended to, edited or replaced."""
+    st = os.stat(path)
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _read_idle(path: Path) -> Any:
+    """The idle note, or None when there is none or it cannot be read (a cache: a bad
+    one is only a reason to replay)."""
+    try:
+        return json.loads(path.read_bytes()) if os.path.exists(path) else None
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _still_idle(idle: Any, seen: list[int], now: datetime) -> bool:
+    """Whether the pass that left the game idle still holds: the same log, and no wake
+    time reached. A sidecar edited by hand that is not what this writes is no reason
+    to skip."""
+    if not isinstance(idle, dict) or idle.get("log") != seen:
+        return False
+    wake = idle.get("wake")
+    if wake is None:
+        return True
+    from corr import timecontrol
+    from corr.errors import CorruptLog
+
+    try:
+        return now < timecontrol.instant(wake)
+    except CorruptLog:
+        return False
+
+
+def _pending(rep: Any, state: dict[str, Any]) -> bool:
+    """A seat with an address not mailed its newest view (its message failed): the next
+    pass must try again."""
+    mailed = state.get("mailed") or {}
+    return any(seat.email and _seq(mailed.get(seat.seat)) < rep.seen_seq(seat.seat) for seat in rep.header.seats)
+
+
+def _seq(value: Any) -> int:
+    """A seq from the sidecar; -1 for one that is missing or not a number."""
+    return value if type(value) is int else -1
+
+
+def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
+    """The first instant at which time alone could give this game something to do: the
+    seat on turn's reminder (once per turn) or the end of a game's own clock; None when
+    only a new record could."""
+    from corr import clock as corr_clock
+    from corr import timecontrol
+
+    times = []
+    to_move = rep.to_move()
+    tc = rep.header.time_control
+    done = state.get("reminded") or {}
+    if to_move is not None and tc is not None and (done.get("seq"), done.get("seat")) != (rep.seq, to_move):
+        left = timecontrol.clocks(rep.header, rep.standing(), to_move, now).get(to_move)
+        remind = int(dict(tc).get("remind_hours", timecontrol.DEFAULT_REMIND_HOURS)) * timecontrol.HOUR
+        if left and left["deadline"] and remind > 0:
+            from datetime import timedelta
+
+            times.append(timecontrol.instant(left["deadline"]) - timedelta(seconds=remind))
+    due = rep.game.due_at(rep.state)
+    if due is not None:
+        times.append(due)
+    if not times:
+        return None
+    return corr_clock.stamp(max(min(times), now))
+
+
+# ---------------------------------------------------------------------------------
 # One pass
 
 
@@ -258,9 +344,9 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
     report = PassReport()
-    for key, name, data in new_messages(maildir):
+    for key, name, data, parsed in new_messages(maildir):
         try:
-            take_message(maildir, games, config, key, name, data, echo, report)
+            take_message(maildir, games, config, key, name, data, echo, report, parsed)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
             from corr.mail.message import flat
 
@@ -280,15 +366,29 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     when = now or clock.now()
     for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
         try:
+            seen = fingerprint(path)
+            idle_path = Path(f"{path}{IDLE_SUFFIX}")
+            was_idle = _read_idle(idle_path)
+            if _still_idle(was_idle, seen, when):
+                report.skipped += 1
+                continue
+            state = read_state(path)
             rep = engine.load(path)
+            acted = False
             for kind, by in rep.game.due_actions(rep.state, when):  # a game over on its own clock
                 rep, records = engine.act(path, kind, by=by)
+                acted = True
                 echo(f"{path.name}: seq {records[0].seq}: {by} {kind}: the time has run out")
-            state = read_state(path)
             changed = mail_game(path, rep, state, config, echo, report)
             changed = remind_game(path, rep, state, config, when, echo, report) or changed
             if changed:
                 write_state(path, state)
+            idle = None if acted or _pending(rep, state) else {"log": seen, "wake": wake_time(rep, state, when)}
+            if idle != was_idle:
+                if idle is None:
+                    idle_path.unlink(missing_ok=True)
+                else:
+                    write_json(idle_path, idle)
         except Exception as err:  # noqa: BLE001 - one game going wrong never stops the others
             from corr.mail.message import flat
 
@@ -300,7 +400,7 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
 
 
 def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,
-                 report: PassReport) -> None:
+                 report: PassReport, parsed: Any = None) -> None:
     """Ingest one message of `new/`, then move it to `cur/` (answering a refusal), or set
     it aside in `bad/` when it cannot be handled at all."""
     from corr.mail.ingest import ingest_bytes
@@ -308,7 +408,7 @@ def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, d
     from corr.mail.reply import refusal_reply
 
     source = flat(f"{maildir.name}/{key}", 300)
-    result = ingest_bytes(data, games, source)
+    result = ingest_bytes(data, games, source, parsed=parsed)
     if result.aside:
         report.set_aside += 1
         try:

@@ -89,7 +89,7 @@ from corr.mail.message import (
     first_move,
     flat,
     from_addresses,
-    parse_message,
+    read_message,
     plain_text,
     read_bounded,
     seq_key,
@@ -122,18 +122,47 @@ class Result:
 _GAME_ID = re.compile(r"[0-9a-z-]{4,64}")
 
 
+def _header_id(path: Path) -> Any:
+    """The id in a log's first line; None when there is none to read."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(1 << 16)
+        return json.loads(first).get("id")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None
+
+
+#: games folder -> (its modification time, game id -> log): which log holds which game,
+#: read once per folder and process (the host reads every message of a pass against it)
+_INDEX: dict[str, tuple[int, dict[Any, Path]]] = {}
+
+
 def find_game(games: Path, game_id: str) -> Path:
-    """The log in `games` whose header has this id."""
+    """The log in `games` whose header has this id: `<id>.corr` when it is that game
+    (players' copies are named so), else through an index of the folder's headers,
+    rebuilt when a log is added, removed or renamed there. A hit is always checked
+    against the log's header, so an index out of date only costs a rebuild."""
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
-    for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
-        try:
-            with open(path, "rb") as f:
-                first = f.readline(1 << 16)
-            if json.loads(first).get("id") == game_id:
-                return path
-        except (OSError, ValueError, AttributeError):
-            continue
+    named = games / f"{game_id}{ATTACHMENT_SUFFIX}"
+    if _header_id(named) == game_id:
+        return named
+    key = str(games.resolve())
+    built = False
+    for fresh in (False, True):
+        stamp = os.stat(games).st_mtime_ns
+        cached = _INDEX.get(key)
+        if cached is None or cached[0] != stamp or (fresh and not built):
+            index: dict[Any, Path] = {}
+            for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
+                index.setdefault(_header_id(path), path)
+            cached = _INDEX[key] = (stamp, index)
+            built = True
+        path = cached[1].get(game_id)
+        if path is not None and _header_id(path) == game_id:
+            return path
+        if built:
+            break
     raise UsageError(f"unknown game {game_id}: no log in {games} has that id")
 
 
@@ -430,19 +459,17 @@ def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:
     return f"; kept seat {seat}'s private panel of seq {seq}"
 
 
-def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: bool = False) -> Result:
+def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: bool = False,
+                 parsed: EmailMessage | BaseException | None = None) -> Result:
     """Ingest one message; a refusal becomes a Result with its exit code and a one-line
     reason. A message that cannot be read (None: its file could not be read) or that
-    breaks corr is a refusal too, marked `aside`: nothing raises from here."""
-    msg = None
-    try:
-        if data is None:
-            raise UsageError("the message's file cannot be read")
-        msg = parse_message(data)
-    except CorrError as err:
-        return Result(source, False, err.exit_code, flat(str(err), 2000), aside=True)
-    except Exception as err:  # noqa: BLE001 - parse_message catches what it knows; anything else is a bug
-        return Result(source, False, 1, _internal(err), aside=True)
+    breaks corr is a refusal too, marked `aside`: nothing raises from here. `parsed` is
+    `read_message(data)` where the caller parsed it already (to order a mailbox)."""
+    msg = parsed if parsed is not None else read_message(data)
+    if isinstance(msg, CorrError):
+        return Result(source, False, msg.exit_code, flat(str(msg), 2000), aside=True)
+    if isinstance(msg, BaseException):  # parse_message catches what it knows; anything else is a bug
+        return Result(source, False, 1, _internal(msg), aside=True)
     try:
         return ingest(msg, games, source, new)
     except CorrError as err:
@@ -457,14 +484,12 @@ def _internal(err: Exception) -> str:
     return flat(f"internal error, a bug in corr: {type(err).__name__}: {err}", 500)
 
 
-def _seq_key(item: tuple[str, bytes | None]) -> int:
-    return seq_key(item[1]) if item[1] is not None else 0
-
-
-def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None) -> list[tuple[str, bytes | None]]:
-    """Every message of an mbox or Maildir, as (name, bytes), in order of the Subject's
-    seq (stable: mbox order, then Maildir key order) so a game's moves go in in turn.
-    A Maildir file that cannot be read has None for its bytes (ingest refuses it)."""
+def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None,
+                     ) -> list[tuple[str, bytes | None, EmailMessage | BaseException]]:
+    """Every message of an mbox or Maildir, as (name, bytes, parsed), in order of the
+    Subject's seq (stable: mbox order, then Maildir key order) so a game's moves go in in
+    turn; each is parsed once (`read_message`). A Maildir file that cannot be read has
+    None for its bytes (ingest refuses it)."""
     items: list[tuple[str, bytes | None]] = []
     if mbox is not None:
         if not mbox.is_file():
@@ -484,11 +509,13 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None) -> l
                     continue
                 items.append((f"{maildir.name}/{name.split(colon)[0]}", read_bounded(folder / name)))
         items.sort(key=lambda item: item[0])
-    return sorted(items, key=_seq_key)
+    read = [(name, data, read_message(data)) for name, data in items]
+    return sorted(read, key=lambda item: seq_key(item[2]))
 
 
-def iter_ingest(items: list[tuple[str, bytes | None]], games: Path, new: bool = False) -> Iterator[Result]:
-    for name, data in items:
-        yield ingest_bytes(data, games, name, new)
+def iter_ingest(items: list[tuple[str, bytes | None, EmailMessage | BaseException]], games: Path,
+                new: bool = False) -> Iterator[Result]:
+    for name, data, parsed in items:
+        yield ingest_bytes(data, games, name, new, parsed)
 
 

@@ -207,15 +207,29 @@ def subject_ref(msg: EmailMessage) -> tuple[str | None, int | None]:
     return match.group(1), read_seq(match.group(2), "Subject") if match.group(2) else None
 
 
-def seq_key(data: bytes) -> int:
-    """The Subject's seq of a message's bytes, for putting a mailbox in order; 0 when it
-    has none or it cannot be read. Reads the headers alone and never raises."""
+def seq_key(message: EmailMessage | BaseException | None) -> int:
+    """The Subject's seq of a message parsed once (`read_message`), for putting a mailbox
+    in order; 0 when it has none or could not be read. Never raises."""
+    if not isinstance(message, EmailMessage):
+        return 0
     try:
-        head = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(data[:MAX_MESSAGE])
-        seq = subject_ref(head)[1]  # type: ignore[arg-type]
+        seq = subject_ref(message)[1]
     except Exception:  # noqa: BLE001 - a message that cannot be ordered goes first; ingest says why
         return 0
     return seq if seq is not None else 0
+
+
+def read_message(data: bytes | None) -> EmailMessage | BaseException:
+    """A message's bytes parsed, once for both ordering and ingesting it; the error that
+    refuses it instead when it cannot be (None: its file could not be read)."""
+    from corr.errors import UsageError
+
+    try:
+        if data is None:
+            raise UsageError("the message's file cannot be read")
+        return parse_message(data)
+    except Exception as err:  # noqa: BLE001 - handed to ingest, which says why
+        return err
 
 
 def check_headers(msg: EmailMessage) -> None:
