@@ -193,7 +193,10 @@ class _Counter:
             m ^= bit
             child = cand[:]
             child[best] = bit
-            if _propagate(child, [best]):
+            # naked singles only below the root: counting visits every leaf, and the
+            # hidden-single scan of all 27 units costs more than the nodes it saves
+            # (appendix puzzle 3: 2,252 solutions in 31 ms instead of 160 ms)
+            if _propagate(child, [best], False):
                 self.run(child)
                 if self.count >= self.limit:
                     return
