@@ -249,6 +249,111 @@ def vacation_taken(records: Iterable[Any], seat: str, year: int) -> int:
     return sum(_vacation_days(r) for r in records if r.type == "vacation" and r.by == seat and instant(r.at).year == year)
 
 
+class Clocks:
+    """Every seat's clock, advanced one record at a time: what `clocks` computes from a
+    list of records, kept up to date in one pass, so an audit judges each move against
+    the clock as it stood without going back to the first record (`add`, then `at`)."""
+
+    def __init__(self, header: Any) -> None:
+        self.tc = validate(dict(header.time_control))
+        tc = self.tc
+        self.seats = [s.seat for s in header.seats]
+        self.start = instant(header.created)  # when the current turn began
+        bank = tc["days"] * DAY if tc["kind"] == "bank" else 0
+        # per seat: used, moves, block (period), turn (per-move), bank
+        self.used = dict.fromkeys(self.seats, 0)
+        self.moves = dict.fromkeys(self.seats, 0)
+        self.block = dict.fromkeys(self.seats, 0)
+        self.turn = dict.fromkeys(self.seats, 0)
+        self.bank = dict.fromkeys(self.seats, bank)
+        self.windows: dict[str, list[tuple[datetime, datetime]]] = {seat: [] for seat in self.seats}
+        self.vacations: dict[str, dict[int, int]] = {seat: {} for seat in self.seats}  # year -> days taken
+
+    def add(self, record: Any) -> None:
+        """Advance past one record of the log."""
+        if record.type in TALK_TYPES:
+            if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
+                from corr.rulings import clock_adjustment
+
+                whom, days = clock_adjustment(record)  # type: ignore[misc]
+                if whom in self.turn:
+                    self.turn[whom] -= days * DAY
+                    self.block[whom] -= days * DAY
+                    self.bank[whom] += days * DAY
+            return
+        at = instant(record.at)
+        seat = record.by
+        if seat in self.used and record.type in THEIR_TYPES:
+            spent = _thinking(self.start, at, self.windows[seat])
+            self.used[seat] += spent
+            self.block[seat] += spent
+            self.bank[seat] -= spent
+            self.turn[seat] += spent
+            if record.type in MOVE_TYPES:
+                tc = self.tc
+                self.turn[seat] = 0
+                self.moves[seat] += 1
+                if tc["kind"] == "period" and self.moves[seat] % tc["moves"] == 0:
+                    self.block[seat] = 0
+                if tc["kind"] == "bank":
+                    self.bank[seat] = min(self.bank[seat] + tc["increment"] * DAY, tc["cap"] * DAY)
+        if record.type == "vacation" and seat in self.windows and _vacation_days(record) > 0:
+            days = _vacation_days(record)
+            self.windows[seat] = _merged([*self.windows[seat], (at, _shift(at, days * DAY))])
+            self.vacations[seat][at.year] = self.vacations[seat].get(at.year, 0) + days
+        self.start = at
+
+    def left(self, seat: str, now: datetime) -> int:
+        """Seconds `seat` has left at `now` were it on turn since the last record."""
+        running = _thinking(self.start, _utc(now), self.windows[seat])
+        kind = self.tc["kind"]
+        if kind == "per-move":
+            return self.tc["days"] * DAY - self.turn[seat] - running
+        if kind == "period":
+            return self.tc["days"] * DAY - self.block[seat] - running
+        return self.bank[seat] - running
+
+    def report(self, to_move: str | None, now: datetime) -> dict[str, dict[str, Any]]:
+        """Each seat's clock at `now`, as `clocks` documents it."""
+        tc = self.tc
+        now = _utc(now)
+        result: dict[str, dict[str, Any]] = {}
+        for seat in self.seats:
+            windows = self.windows[seat]
+            on_turn = seat == to_move
+            running = _thinking(self.start, now, windows) if on_turn else 0
+            left = self.left(seat, now) if on_turn else self.left(seat, self.start)
+            deadline = None
+            remind = False
+            if on_turn:
+                resume = now
+                for w_start, w_end in windows:
+                    if w_start <= now < w_end:
+                        resume = w_end
+                deadline = _stamp(_shift(resume, left))
+                remind_seconds = tc.get("remind_hours", DEFAULT_REMIND_HOURS) * HOUR
+                remind = resume == now and 0 <= left <= remind_seconds and remind_seconds > 0
+            allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
+            result[seat] = {
+                "used": self.used[seat] + running,
+                "left": left,
+                "deadline": deadline,
+                "vacation_left": max(0, allowance - self.vacations[seat].get(now.year, 0)),
+                "remind": remind,
+            }
+        return result
+
+
+def _merged(spans: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    merged: list[tuple[datetime, datetime]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
 def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) -> dict[str, dict[str, Any]]:
     """Each seat's clock at `now`: `used` (thinking seconds in all), `left` (seconds left
     of its current allowance), `deadline` (ISO time the seat on turn runs out; None for
@@ -256,71 +361,10 @@ def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) 
     within `remind_hours` of its deadline, and its clock runs). Empty without time control."""
     if header.time_control is None:
         return {}
-    tc = validate(dict(header.time_control))
-    now = _utc(now)
-    records = list(records)
-    seats = [s.seat for s in header.seats]
-    turns = _turns(header, records)
-    current_start = _turn_start(header, records)
-    result: dict[str, dict[str, Any]] = {}
-    for seat in seats:
-        windows = _windows(records, seat)
-        used = 0
-        moves = 0
-        block = 0  # period: thinking time in the current block
-        turn = 0  # per-move: thinking time of this turn before a vacation record
-        bank = tc["days"] * DAY if tc["kind"] == "bank" else 0
-        for record, start, end in turns:
-            if record.type == "ruling":
-                from corr.rulings import clock_adjustment
-
-                whom, days = clock_adjustment(record)  # type: ignore[misc]
-                if whom == seat:
-                    turn -= days * DAY
-                    block -= days * DAY
-                    bank += days * DAY
-                continue
-            if record.by != seat or record.type not in THEIR_TYPES:
-                continue
-            spent = _thinking(start, end, windows)
-            used += spent
-            block += spent
-            bank -= spent
-            turn += spent
-            if record.type in MOVE_TYPES:
-                turn = 0
-                moves += 1
-                if tc["kind"] == "period" and moves % tc["moves"] == 0:
-                    block = 0
-                if tc["kind"] == "bank":
-                    bank = min(bank + tc["increment"] * DAY, tc["cap"] * DAY)
-        running = _thinking(current_start, now, windows) if seat == to_move else 0
-        used += running
-        if tc["kind"] == "per-move":
-            left = tc["days"] * DAY - turn - running
-        elif tc["kind"] == "period":
-            left = tc["days"] * DAY - block - running
-        else:
-            left = bank - running
-        deadline = None
-        remind = False
-        if seat == to_move:
-            resume = now
-            for w_start, w_end in windows:
-                if w_start <= now < w_end:
-                    resume = w_end
-            deadline = _stamp(_shift(resume, left))
-            remind_seconds = tc.get("remind_hours", DEFAULT_REMIND_HOURS) * HOUR
-            remind = resume == now and 0 <= left <= remind_seconds and remind_seconds > 0
-        allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
-        result[seat] = {
-            "used": used,
-            "left": left,
-            "deadline": deadline,
-            "vacation_left": max(0, allowance - vacation_taken(records, seat, now.year)),
-            "remind": remind,
-        }
-    return result
+    running = Clocks(header)
+    for record in records:
+        running.add(record)
+    return running.report(to_move, now)
 
 
 def overdue(header: Any, records: list[Any], to_move: str | None, now: datetime) -> str | None:
