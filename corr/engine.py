@@ -57,6 +57,10 @@ class Replay:
     #: seat -> what the dealer told that seat (its hand), on a player's copy that
     #: cannot deal; corr.view shows it to that seat only
     private: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: seq -> (state, forfeit, cause) just before that record, kept for the records void
+    #: rulings of the log name: a void rebuilds the position from there, not from the start
+    snapshots: dict[int, tuple[Any, str | None, str]] = field(default_factory=dict)
+    void_targets: frozenset[int] = frozenset()
 
     def to_move(self) -> str | None:
         """The seat on turn, None when the game is over (also by a timeout or forfeit);
@@ -270,9 +274,16 @@ def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Replay],
     state_key = game.state_key
     sha256 = hashlib.sha256
     keys = signing_keys(log.header) | official_keys(log.header) | dealer_keys(log.header)
+    targets = result.void_targets = frozenset(
+        r.target for r in log.records if r.type == "ruling" and r.move == "void" and r.target is not None
+    )
+    snapshots = result.snapshots
+    clone = game.clone
     for index, record in enumerate(log.records):
         if upto is not None and record.seq > upto:
             break
+        if targets and record.seq in targets:
+            snapshots[record.seq] = (clone(result.state), result.forfeit, result.forfeit_cause)
         if keys and record.by in keys:
             from corr.identity import verify
 

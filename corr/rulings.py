@@ -150,11 +150,26 @@ def _uphold(rep: engine.Replay, step: engine.Step, what: str) -> Outcome:
 
 def rebuild(rep: engine.Replay, index: int) -> None:
     """The position as if every voided record (counting the void ruling at `index`) had
-    never been made: replayed from the start, each record judged again."""
+    never been made: each record judged again from the first whose standing changed,
+    starting from the position the replay kept just before it (`Replay.snapshots`), or
+    from the start where it kept none."""
     records = rep.log.records[: index + 1]
     gone = voided(records)
-    fresh = engine.Replay(rep.log, rep.game, rep.game.initial(), voided=gone)
-    for i, record in enumerate(records[:index]):
+    changed = [seq for seq in gone ^ rep.voided if seq <= index]
+    first = min(changed) if changed else 1
+    kept = rep.snapshots.get(first)
+    if kept is None:
+        first = 1
+        fresh = engine.Replay(rep.log, rep.game, rep.game.initial(), voided=gone)
+    else:
+        state, forfeit, cause = kept
+        fresh = engine.Replay(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
+                              voided=gone)
+        fresh.steps = rep.steps[: first - 1]
+    for i in range(first - 1, index):
+        record = records[i]
+        if record.seq in rep.void_targets:  # the position before it, as it now stands
+            rep.snapshots[record.seq] = (rep.game.clone(fresh.state), fresh.forfeit, fresh.forfeit_cause)
         if record.seq in gone:  # what it did before it was voided stays on view
             old = rep.steps[i]
             fresh.steps.append(engine.Step(record, old.action, old.outcome, voided=True))
