@@ -467,3 +467,34 @@ def test_rulings_hold_in_sudoku_moyo_too(corr, keys: Path) -> None:
     p = show(corr, path)
     assert p["over"] and p["winners"] == ["B"]
     assert json.loads(corr("audit", path, "--json").out)["intact"] is True
+
+
+def test_a_void_rebuilds_from_the_kept_position_as_from_the_start(corr, keys: Path, monkeypatch) -> None:
+    """DESIGN 5: a void ruling takes effect as if the record had never been made. Rebuilt
+    from the position kept before the first record whose standing changed, the game is
+    the same as rebuilt from the first record: voids, a void of a void (which restores
+    a record further back), and moves between them."""
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
+    rita = keys / "rita.key"
+    assert rule(corr, path, 2, "--void", key=rita).code == 0  # seq 3: B's 3 set aside
+    for move in ("3 (1,3)", "4 (2,1)"):
+        assert corr("move", path, move, "-f", "none").code == 0
+    assert rule(corr, path, 5, "--void", key=rita).code == 0  # seq 6: A's 4 set aside
+    assert rule(corr, path, 6, "--void", reason="in error", key=rita).code == 0  # seq 7 restores seq 5
+    assert corr("move", path, "6 (2,3)", "-f", "none").code == 0  # B, after the restored 4
+    log = store.read(path)
+    kept = engine.replay(log)
+    assert kept.snapshots, "the replay kept positions for the voids"
+
+    from_start = rulings.rebuild
+
+    def without_snapshots(rep: engine.Replay, index: int) -> None:
+        rep.snapshots.clear()
+        from_start(rep, index)
+
+    monkeypatch.setattr(rulings, "rebuild", without_snapshots)
+    again = engine.replay(log)
+    assert again.game.state_key(again.state) == kept.game.state_key(kept.state)
+    assert [(s.record.seq, s.voided, s.outcome.events) for s in again.steps] == [
+        (s.record.seq, s.voided, s.outcome.events) for s in kept.steps]
+    assert again.voided == kept.voided == frozenset({2, 6})
