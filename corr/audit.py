@@ -1,8 +1,11 @@
 """Audit a game log: is it intact, was every move legal, what happened, who won.
 
 An audit never stops at the first surprise it can explain: an illegal tile that stood
-unchallenged (mode=as-written) is a finding, not a failure. Only damage - a broken
-chain, a bad hash, a torn line, a move the rules refuse - makes a log corrupt.
+unchallenged (mode=as-written) is a finding, not a failure; one that can still be
+challenged (the newest move, combat 4.1 and cards 4.1) is not reported yet: the game
+keeps silent about it in every player's view, and so does the public audit. Only
+damage - a broken chain, a bad hash, a torn line, a move the rules refuse - makes a log
+corrupt.
 """
 
 from __future__ import annotations
@@ -82,7 +85,7 @@ def audit(path: Path | str) -> dict[str, Any]:
             findings.append(finding)
         if step.voided:
             findings.append(_finding(record.seq, "void", f"{what(record)} by {record.by} is void by a ruling"))
-    if open_illegal is not None:
+    if open_illegal is not None and not _window_open(rep, open_illegal["seq"]):
         findings.append(open_illegal)
     findings.extend(_late(rep))
     _link_rulings(findings)
@@ -97,6 +100,19 @@ def audit(path: Path | str) -> dict[str, Any]:
                 "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
     return report
+
+
+def _window_open(rep: engine.Replay, seq: int) -> bool:
+    """Whether the illegal move at `seq`, the newest move, can still be challenged
+    (combat 4.1, cards 4.1: until the next move is recorded). While it can, nobody is
+    told it broke the rule - noticing it is the other players' part of the game - so the
+    public audit keeps silent about it; `corr referee examine` still says it ("open").
+    A forfeit ends the game and every challenge with it; a ruling that upheld the
+    challenge closed the window too."""
+    if rep.forfeit is not None:
+        return False
+    window = getattr(rep.state, "last", None)
+    return window is not None and window.seq == seq and window.illegal is not None
 
 
 def _deal(log: store.GameLog) -> dict[str, Any]:

@@ -197,6 +197,9 @@ def audit(
 
     Exit 0 when the log is intact, 2 when it is corrupt or tampered with (edited,
     reordered, truncated, torn, forged). With --json, `findings` lists {seq, kind, detail}.
+    In mode=as-written an illegal move that can still be challenged (the newest move,
+    combat 4.1, cards 4.1) is not reported until a later move closes its window: nobody
+    is told before then (`corr referee examine` says it).
 
     \b
     Example:
