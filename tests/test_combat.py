@@ -376,9 +376,9 @@ def test_combat_4_2_later_placements_are_judged_against_illegal_tiles_too() -> N
 
 
 # --- 5 End and result -------------------------------------------------------------
-def near_decision(leader: str, seats: str = "AB") -> tuple[Combat, CombatState]:
+def near_decision(leader: str, seats: str = "AB", **options: str) -> tuple[Combat, CombatState]:
     """`leader` owns fields 2-5; the last tile of field 1, `9 (1,9) !`, makes it five."""
-    game, state = setup(FIELD1_LAST_TILE, seats)
+    game, state = setup(FIELD1_LAST_TILE, seats, **options)
     state.conquered = {f: leader for f in (2, 3, 4, 5)}
     return game, state
 
@@ -440,6 +440,106 @@ def test_combat_5_2_no_placement_left_ends_the_game() -> None:
     assert state.conquered == {} and not state.decided
     assert not state.grid.any_candidate()
     assert game.result(state).winners == ("A", "B")
+
+
+def test_combat_5_4_a_field_filled_without_a_conquest_no_longer_counts_as_unconquered() -> None:
+    """5.4: A misses field 1's conquest with its last tile; the full field can never be
+    conquered, so B's 0 fields plus the 4 open ones (6-9) cannot pass A's 4: decided."""
+    game, state = near_decision("A")
+    outcome = play(game, state, "9 (1,9)")  # 3.2 conquers field 1, unclaimed: missed (3.5)
+    assert outcome.missed == (1,) and 1 not in state.conquered
+    assert game.open_fields(state) == 4
+    assert state.decided and not state.over and game.to_move(state) == "B"
+    play(game, state, "5 (9,1)")  # B completes the round (5.1)
+    assert state.over and game.result(state).winners == ("A",)
+    assert game.end_rule(state) == "combat 5.1"
+
+
+def test_combat_5_4_a_field_with_an_empty_place_still_counts_as_unconquered() -> None:
+    game, state = near_decision("A")
+    play(game, state, "5 (9,1)")  # A, elsewhere: field 1 keeps its empty place
+    assert game.open_fields(state) == 5 and not state.decided
+
+
+def test_combat_5_4_upheld_challenge_of_the_move_that_ended_the_game_still_decided_ends_it() -> None:
+    """5.4: A decided (5.1); B's illegal tile closed the round and ended the game. Upheld,
+    the tile goes back, the game is still decided and the round complete: it ends there,
+    A's two tiles are not owed, and B gets no replacement turn."""
+    game, state = near_decision("A", mode="as-written")
+    play(game, state, "9 (1,9) !", seq=1)  # A decides: 5 fields, B 0 + 4 open
+    assert state.decided and game.to_move(state) == "B"
+    outcome = play(game, state, "5 (5,4)", seq=2)  # B: a second 5 in field 5, illegal
+    assert outcome.illegal is not None and state.over
+    result = challenge(game, state, "A", seq=3)
+    assert result.verdict == "upheld" and "combat 5.4" in result.events[0]
+    assert state.grid.cells[cell_of(5, 4)] == 0
+    assert state.over and game.to_move(state) is None
+    assert state.bonus == {"A": 0, "B": 0}  # no tiles owed
+    assert game.result(state).winners == ("A",) and game.end_rule(state) == "combat 5.1"
+
+
+def test_combat_5_4_upheld_challenge_of_the_move_that_ended_the_game_no_longer_decided_plays_on() -> None:
+    """5.4: B's illegal last tile of field 1, unclaimed, filled it and so decided the game
+    at the round's end; taken back, field 1 is open again, nothing is decided, and play
+    goes on from the challenger A's two tiles, then B in turn."""
+    game, state = near_decision("B", mode="as-written")
+    play(game, state, "5 (9,1)", seq=1)  # A
+    outcome = play(game, state, "4 (1,9)", seq=2)  # B: a second 4 in field 1, filling it
+    assert outcome.illegal is not None and outcome.missed == (1,)
+    assert state.decided and state.over  # B 4, A 0 + 4 open (6-9): decided by the last seat
+    result = challenge(game, state, "A", seq=3)
+    assert result.verdict == "upheld" and "A places two tiles on their next turn" in result.events[0]
+    assert not state.decided and not state.over and game.open_fields(state) == 5
+    assert game.to_move(state) == "A" and game.describe(state)["tiles_this_turn"] == 2
+    play(game, state, "6 (8,1)", seq=4)
+    play(game, state, "1 (3,1)", seq=5)
+    assert game.to_move(state) == "B" and not state.over
+
+
+def test_combat_5_4_upheld_challenge_of_the_deciding_move_that_ended_the_game() -> None:
+    """5.4: B's illegal tile conquered field 1 and so decided the game as the round's
+    last turn (it ended at once); upheld, the conquest is revoked, the game is no longer
+    decided, and the challenger A places two tiles."""
+    game, state = near_decision("B", mode="as-written")
+    play(game, state, "5 (9,1)", seq=1)  # A
+    play(game, state, "4 (1,9) !", seq=2)  # B: illegal, conquers field 1: 5 fields
+    assert state.over and state.conquered[1] == "B"
+    result = challenge(game, state, "A", seq=3)
+    assert result.verdict == "upheld" and "conquest of field 1 revoked" in result.events[0]
+    assert not state.over and not state.decided and 1 not in state.conquered
+    assert game.to_move(state) == "A" and game.describe(state)["tiles_this_turn"] == 2
+
+
+def test_combat_5_4_upheld_challenge_after_the_decision_round_incomplete_plays_on() -> None:
+    """5.4: A decided; B's illegal tile came after the decision, mid-round. Upheld, the
+    round is not complete: play goes on from the challenger C's two tiles (B's turn is
+    spent), and the game ends when the round is."""
+    game, state = near_decision("A", "ABC", mode="as-written")
+    play(game, state, "9 (1,9) !", seq=1)  # A decides
+    outcome = play(game, state, "5 (5,4)", seq=2)  # B, illegal
+    assert outcome.illegal is not None and game.to_move(state) == "C"
+    result = challenge(game, state, "C", seq=3)
+    assert result.verdict == "upheld" and "C places two tiles" in result.events[0]
+    assert state.decided and not state.over
+    assert game.to_move(state) == "C" and game.describe(state)["tiles_this_turn"] == 2
+    play(game, state, "6 (8,1)", seq=4)
+    assert game.to_move(state) == "C" and not state.over
+    play(game, state, "1 (3,1)", seq=5)  # C's second tile completes the round
+    assert state.over and game.result(state).winners == ("A",)
+
+
+def test_combat_5_4_referee_uphold_after_the_game_ended_still_decided_ends_it() -> None:
+    """5.4 through a referee's ruling (the window had passed): the game stays over."""
+    from corr.games.aswritten import Window
+
+    game, state = near_decision("A", "ABC", mode="as-written")
+    play(game, state, "9 (1,9) !", seq=1)  # A decides
+    outcome = play(game, state, "5 (5,4)", seq=2)  # B, illegal, stands
+    play(game, state, "6 (8,1)", seq=3)  # C completes the round
+    assert state.over
+    ruled = game.uphold(state, Window(2, "B", parse("5 (5,4)"), (), outcome.illegal), "C")
+    assert ruled.verdict == "upheld" and "combat 5.4" in ruled.events[0]
+    assert state.over and state.bonus == {"A": 0, "B": 0, "C": 0}
 
 
 def test_combat_5_3_most_fields_win_and_equal_counts_share_the_win() -> None:

@@ -12,7 +12,7 @@ from corr.errors import IllegalMove
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
-from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, cell_of, digits_of, name
+from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, FIELD_OF, cell_of, digits_of, name
 from corr.notation import Move, Placement
 
 TILES_PER_DIGIT = 9  # 1.1
@@ -205,7 +205,9 @@ class Combat(AsWritten, Game):
         state.placed += 1
         if state.placed >= 1 + state.bonus.get(action.by, 0):
             self._end_turn(state)
-        self._check_end(state, fields_changed=bool(credited))
+        # 5.4: a field filled without a conquest can no longer be conquered either
+        filled = FIELD_OF[move.cell] not in state.conquered and self._full(state, FIELD_OF[move.cell])
+        self._check_end(state, fields_changed=bool(credited) or filled)
         return outcome
 
     def _conquests(self, state: CombatState, zeroed: list[tuple[int, int]]) -> tuple[int, ...]:
@@ -266,12 +268,23 @@ class Combat(AsWritten, Game):
         conquered, or no tile fits)."""
         return "combat 5.1" if state.decided and len(state.conquered) < 9 else "combat 5.2"
 
+    @staticmethod
+    def _full(state: CombatState, f: int) -> bool:
+        """Whether every place of field f holds a tile."""
+        cells = state.grid.cells
+        return all(cells[c] for c in FIELD_CELLS[f])
+
+    def open_fields(self, state: CombatState) -> int:
+        """5.1/5.4: the fields still unconquered that can still be conquered; a field
+        filled without anyone conquering it (a missed conquest, 3.5) never can be."""
+        return sum(1 for f in DIGITS if f not in state.conquered and not self._full(state, f))
+
     def leader_safe(self, state: CombatState) -> bool:
         """5.1: some seat's fields can no longer be overtaken by anyone else's."""
         owners = list(state.conquered.values())
         counts = sorted(map(owners.count, self.seats))
         # the leader is safe when the runner-up plus every open field cannot pass it
-        return counts[-2] + 9 - len(owners) <= counts[-1]
+        return counts[-2] + self.open_fields(state) <= counts[-1]
 
     def _check_end(self, state: CombatState, fields_changed: bool = True) -> None:
         if not state.decided and fields_changed and self.leader_safe(state):
@@ -291,7 +304,13 @@ class Combat(AsWritten, Game):
 
     def take_back(self, state: CombatState, window: Window, challenger: str) -> str:
         """4.1 upheld: the tile goes back to the supply, its conquests are revoked, and
-        the challenger places two tiles on their next turn."""
+        the challenger places two tiles on their next turn.
+
+        5.4: the offender's turn is spent all the same (it never gets a replacement
+        turn). When the game is still decided (5.1) and the round is complete - the
+        challenged move was made after the decision, or ended the game, as the round's
+        last turn - the game ends there and the two tiles are not owed; otherwise play
+        goes on, the challenger's two tiles included."""
         cell = window.move.cell  # type: ignore[union-attr]
         if state.grid.cells[cell] != window.move.digit:  # type: ignore[union-attr]
             raise IllegalMove("combat 4.1", f"the tile of seq {window.seq} is no longer on the board")
@@ -299,11 +318,16 @@ class Combat(AsWritten, Game):
         revoked = [f for f in window.credited if state.conquered.get(f) == window.by]
         for f in revoked:
             del state.conquered[f]
-        state.bonus[challenger] = state.bonus.get(challenger, 0) + 1
-        state.decided = self.leader_safe(state)
-        state.over = False
-        self._check_end(state)
         lost = f"; conquest of field {','.join(map(str, revoked))} revoked" if revoked else ""
+        # taking a tile back never decides a game: it can only reopen one (5.1, 5.4)
+        state.decided = self.leader_safe(state)
+        if state.decided and state.turn == 0 and state.placed == 0:  # 5.4: the round is complete
+            state.over = True
+            return (f"{self.moved(window)} goes back to the supply{lost}; the game is still decided and "
+                    "the round is complete: it ends, and no tiles are owed (combat 5.4)")
+        state.over = False
+        state.bonus[challenger] = state.bonus.get(challenger, 0) + 1
+        self._check_end(state, fields_changed=False)  # 5.2
         return (f"{self.moved(window)} goes back to the supply{lost}; "
                 f"{challenger} places two tiles on their next turn")
 
