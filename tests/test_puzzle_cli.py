@@ -62,6 +62,57 @@ def test_moyo_6_check_text(corr) -> None:
     assert "solutions: 33" in r.out and "verdict: suitable" in r.out
 
 
+def test_moyo_6_check_follows_the_areas_appendix_puzzle_5_with_units_rows(corr) -> None:
+    """moyo 6 ruling: with units=rows the areas are rows; appendix puzzle 5 has three
+    givens side by side in row 8 ((7,5) (7,6) (8,4), across fields 7 and 8), which the
+    check by fields does not see."""
+    by_fields = json.loads(corr("puzzle", "check", "5", "--json").out)
+    assert by_fields["units"] == "fields" and by_fields["three_in_line"] == [] and by_fields["verdict"] == "suitable"
+    r = corr("puzzle", "check", "5", "--units", "rows", "--json")
+    assert r.code == 0, r.err
+    report = json.loads(r.out)
+    assert report["units"] == "rows" and report["verdict"] == "unsuitable"
+    assert {"row": 8, "cells": ["(7,5)", "(7,6)", "(8,4)"]} in report["three_in_line"]
+    assert [t["row"] for t in report["three_in_line"]] == [2, 4, 6, 8]
+    assert "three givens next to each other in row 8: (7,5) (7,6) (8,4)" in report["reasons"]
+    assert report["azumaya_givens"] == 2  # row 5: ..6...4..
+    assert report["empty_areas"] == []
+    text = corr("puzzle", "check", "5", "--units", "rows").out
+    assert "three givens in a line: " in text and "row 8 (7,5) (7,6) (8,4)" in text
+    assert "row 5 is the Azumaya" in text and "rows without a given: none" in text
+    assert "verdict: unsuitable" in text
+
+
+def test_moyo_6_check_with_units_columns_checks_columns(corr) -> None:
+    report = json.loads(corr("puzzle", "check", "5", "--units", "columns", "--json").out)
+    assert report["units"] == "columns"
+    assert report["three_in_line"] == [
+        {"column": 4, "cells": ["(5,7)", "(8,1)", "(8,4)"]},
+        {"column": 6, "cells": ["(2,6)", "(2,9)", "(5,3)"]},
+    ]
+    # column 5 is the Azumaya: puzzle 5 has givens there in rows 3 (a 3) and 7 (a 4)
+    assert report["azumaya_givens"] == 2 and report["empty_areas"] == []
+
+
+def test_moyo_6_check_with_units_rows_reports_an_empty_row_and_the_azumaya_row(corr) -> None:
+    # appendix puzzle 1 with row 5 (the Azumaya) emptied: by rows, no given in row 5
+    text = "...8....916...92...59.1..6......17.43.1...5.62.46......1..6.89...21...759....8..."
+    rows = [text[r * 9:r * 9 + 9] for r in range(9)]
+    rows[4] = "." * 9
+    puzzle = "".join(rows)
+    report = json.loads(corr("puzzle", "check", puzzle, "--units", "rows", "--json").out)
+    assert report["empty_areas"] == [5] and report["azumaya_givens"] == 0
+    assert "no given in row(s) 5" in report["reasons"]
+    assert "0 givens in the Azumaya (row 5), advice is 1-4" in report["reasons"]
+    assert report["empty_fields"] == []  # every 3x3 field still has a given
+
+
+def test_moyo_6_check_refuses_unknown_units(corr) -> None:
+    r = corr("puzzle", "check", "5", "--units", "diagonals")
+    assert r.code == 1 and r.out == "" and r.err.count("\n") == 1
+    assert "fields, rows, columns" in r.err
+
+
 @pytest.mark.parametrize("command", ["solve", "check"])
 def test_sudoku_rule_clash_is_refused_with_one_line_naming_the_cells(corr, command: str) -> None:
     r = corr("puzzle", command, CLASH)

@@ -131,36 +131,49 @@ def solve(
 @puzzle_app.command()
 def check(
     puzzle: Puzzle,
+    units: Annotated[
+        str,
+        typer.Option("--units", metavar="UNITS", help="What the game's areas are made of, as Moyo's option units "
+                     "(moyo 1.3): fields, rows or columns; the advice is checked on those areas."),
+    ] = "fields",
     as_json: JsonFlag = False,
 ) -> None:
     """Check a puzzle against the advice of Moyo rule 6 and give a verdict.
 
-    Reports the number of solutions (exact up to 10,000), givens, givens in the Azumaya
-    (field 5), fields without a given, three givens in a line inside one field, the
-    difficulty grade and starting points. A clash or no solution is refused (exit 1).
+    Reports the number of solutions (exact up to 10,000), givens, givens in the Azumaya,
+    areas without a given, three givens next to each other inside one area, the
+    difficulty grade and starting points. The areas are the game's (moyo 6 ruling): the
+    nine fields and field 5 as the Azumaya, or with --units rows|columns the nine rows
+    or columns and the middle one as the Azumaya. A clash or no solution is refused
+    (exit 1).
 
     \b
     Example:
       corr puzzle check 6 --json
+      corr puzzle check 5 --units rows
     """
+    from corr.games.moyo import AREA_WORD
     from corr.puzzles.appendix import parse_puzzle
     from corr.puzzles.check import check as run_check
 
-    report = run_check(parse_puzzle(puzzle))
+    report = run_check(parse_puzzle(puzzle), units=units)
     if as_json:
         out(json.dumps(report, indent=2) + "\n")
         return
+    word = AREA_WORD[report["units"]]
     sols = f"{report['solutions']}+" if report["solutions_capped"] else str(report["solutions"])
     lines = [
         f"solutions: {sols}",
         f"givens: {report['givens']} (advice: at most {report['advice']['max_givens']})",
         f"givens in the Azumaya: {report['azumaya_givens']} (advice: 1-4)",
-        f"fields without a given: {', '.join(map(str, report['empty_fields'])) or 'none'}",
+        f"{word}s without a given: {', '.join(map(str, report['empty_areas'])) or 'none'}",
         "three givens in a line: "
-        + ("; ".join(f"field {t['field']} {' '.join(t['cells'])}" for t in report["three_in_line"]) or "none"),
+        + ("; ".join(f"{word} {t[word]} {' '.join(t['cells'])}" for t in report["three_in_line"]) or "none"),
         f"grade: {report['grade']} ({report['starting_points']} starting points)",
         f"verdict: {report['verdict']}",
     ]
+    if report["units"] != "fields":
+        lines.insert(2, f"areas: {word}s, {word} 5 is the Azumaya (units={report['units']})")
     lines += [f"  - {reason}" for reason in report["reasons"]]
     out("\n".join(lines) + "\n")
 

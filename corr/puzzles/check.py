@@ -9,6 +9,13 @@ number, these are our rulings (documented here and in the report's `advice`):
   fills at the start, and, for a puzzle with one solution, a grade other than "search"
   (a puzzle with several solutions always needs a choice, which is the game's point);
 - "about 1-4 givens in the Azumaya": 1 to 4 givens in field 5.
+
+**Ruling (revised):** the check follows the game's areas (Moyo option `units`, 1.3):
+with `units=rows` or `units=columns` the Azumaya and the Shima are rows or columns -
+row or column 5 is the Azumaya - and the advice is checked on those: givens in the
+Azumaya, areas without a given, and three givens directly next to each other inside one
+area (in a row area: three neighbouring columns of that row; in a column area: three
+neighbouring rows).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from corr.errors import UsageError
+from corr.games.moyo import AREA_CELLS, AREA_WORD
 from corr.geometry import DIGITS, FIELD_CELLS, name
 from corr.puzzles import solver
 
@@ -23,40 +31,63 @@ MAX_GIVENS = 32
 MIN_STARTING_POINTS = 2
 AZUMAYA = 5
 AZUMAYA_GIVENS = (1, 4)
+#: what the areas are made of, as Moyo's option `units` names it (moyo 1.3)
+UNITS = tuple(AREA_CELLS)
 #: Places of a field that stand in one line: its three rows, then its three columns.
 _FIELD_LINES: tuple[tuple[int, int, int], ...] = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9))
 
 
-def three_in_line(cells: list[int]) -> list[dict[str, Any]]:
-    """Every row or column of three inside one field whose cells are all givens.
+def three_in_line(cells: list[int], units: str = "fields") -> list[dict[str, Any]]:
+    """Every place where three givens stand directly next to each other in a row or a
+    column inside one area; each entry names its area (`{"field": 3, ...}`, or `row`,
+    `column`) and the cells.
 
-    A field is three cells wide, so "three givens directly next to each other in a row
-    or a column" inside one area is exactly a full line of that field.
+    A field is three cells wide, so inside one field that is exactly a full line of the
+    field. A row or column area is one line of nine: there it is a run of three or more
+    neighbouring givens, reported once, with all its cells.
     """
-    found = []
-    for field in DIGITS:
-        for line in _FIELD_LINES:
-            line_cells = [FIELD_CELLS[field][p - 1] for p in line]
-            if all(cells[c] for c in line_cells):
-                found.append({"field": field, "cells": [name(c) for c in line_cells]})
+    found: list[dict[str, Any]] = []
+    if units == "fields":
+        for field in DIGITS:
+            for line in _FIELD_LINES:
+                line_cells = [FIELD_CELLS[field][p - 1] for p in line]
+                if all(cells[c] for c in line_cells):
+                    found.append({"field": field, "cells": [name(c) for c in line_cells]})
+        return found
+    word = AREA_WORD[units]
+    for area in DIGITS:
+        run: list[int] = []
+        for c in (*AREA_CELLS[units][area], None):  # None ends the last run
+            if c is not None and cells[c]:
+                run.append(c)
+                continue
+            if len(run) >= 3:
+                found.append({word: area, "cells": [name(r) for r in run]})
+            run = []
     return found
 
 
-def check(cells: list[int], cap: int = 10_000) -> dict[str, Any]:
-    """Report each point of Moyo rule 6 and a verdict with its reasons.
+def check(cells: list[int], cap: int = 10_000, units: str = "fields") -> dict[str, Any]:
+    """Report each point of Moyo rule 6 and a verdict with its reasons, on the areas
+    `units` makes (fields, rows or columns; the ruling above).
 
     Refuses (UsageError) a puzzle whose givens clash or that has no solution, since
-    there is nothing to play then.
+    there is nothing to play then, and units other than fields, rows or columns.
     """
+    if units not in UNITS:
+        raise UsageError(f"units must be one of {', '.join(UNITS)}, not {units!r}")
     if cap < 1:
         raise UsageError(f"the solution cap must be at least 1, not {cap}")
     solutions = solver.count_solutions(cells, cap)  # refuses a clash
     if solutions == 0:
         raise UsageError("the puzzle has no solution (moyo 6: a puzzle with none is refused)")
+    areas = AREA_CELLS[units]
+    word = AREA_WORD[units]
     givens = sum(1 for d in cells if d)
-    azumaya = sum(1 for c in FIELD_CELLS[AZUMAYA] if cells[c])
-    empty = [f for f in DIGITS if not any(cells[c] for c in FIELD_CELLS[f])]
-    lines = three_in_line(cells)
+    azumaya = sum(1 for c in areas[AZUMAYA] if cells[c])
+    empty_areas = [a for a in DIGITS if not any(cells[c] for c in areas[a])]
+    empty_fields = [f for f in DIGITS if not any(cells[c] for c in FIELD_CELLS[f])]
+    lines = three_in_line(cells, units)
     grade = solver.grade(cells)
     points = solver.starting_points(cells)
 
@@ -67,21 +98,23 @@ def check(cells: list[int], cap: int = 10_000) -> dict[str, Any]:
         reasons.append("too difficult: the only solution needs guessing")
     if givens > MAX_GIVENS:
         reasons.append(f"too many givens: {givens}, more than {MAX_GIVENS}")
-    if empty:
-        reasons.append(f"no given in field(s) {', '.join(map(str, empty))}")
+    if empty_areas:
+        reasons.append(f"no given in {word}(s) {', '.join(map(str, empty_areas))}")
     low, high = AZUMAYA_GIVENS
     if not low <= azumaya <= high:
-        reasons.append(f"{azumaya} givens in the Azumaya (field 5), advice is {low}-{high}")
+        reasons.append(f"{azumaya} givens in the Azumaya ({word} {AZUMAYA}), advice is {low}-{high}")
     for line in lines:
-        reasons.append(f"three givens next to each other in field {line['field']}: {' '.join(line['cells'])}")
+        reasons.append(f"three givens next to each other in {word} {line[word]}: {' '.join(line['cells'])}")
 
     return {
+        "units": units,
         "solutions": solutions,
         "solutions_capped": solutions >= cap,
         "cap": cap,
         "givens": givens,
         "azumaya_givens": azumaya,
-        "empty_fields": empty,
+        "empty_areas": empty_areas,
+        "empty_fields": empty_fields,
         "three_in_line": lines,
         "grade": grade,
         "starting_points": points,
