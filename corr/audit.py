@@ -138,17 +138,19 @@ def _late(rep: engine.Replay) -> list[dict[str, Any]]:
     from corr import timecontrol
 
     late = []
-    for index, step in enumerate(rep.steps):
+    clocks = timecontrol.Clocks(header)  # one pass: each move judged on the clock as it stood
+    for step in rep.steps:
         record = step.record
-        if record.type not in timecontrol.MOVE_TYPES or step.voided:
+        if step.voided:  # a voided record never happened, for the clocks too
             continue
-        when = timecontrol.instant(record.at)
-        before = rep.standing(index)
-        clock = timecontrol.clocks(header, before, record.by, when).get(record.by)
-        if clock is not None and clock["left"] < 0:
-            hours = -clock["left"] / 3600
-            late.append(_finding(record.seq, "late", f"{record.by} moved {hours:.1f} h after the deadline "
-                                 f"({clock['deadline']}); nobody claimed a timeout before it"))
+        if record.type in timecontrol.MOVE_TYPES and record.by in clocks.seats:
+            when = timecontrol.instant(record.at)
+            left = clocks.left(record.by, when)
+            if left < 0:
+                deadline = clocks.report(record.by, when)[record.by]["deadline"]
+                late.append(_finding(record.seq, "late", f"{record.by} moved {-left / 3600:.1f} h after the "
+                                     f"deadline ({deadline}); nobody claimed a timeout before it"))
+        clocks.add(record)
     return late
 
 
