@@ -548,3 +548,17 @@ def test_combat_5_3_most_fields_win_and_equal_counts_share_the_win() -> None:
     state.conquered = {1: "A", 2: "A", 3: "B", 4: "B", 5: "C"}
     result = game.result(state)
     assert result.winners == ("A", "B") and result.scores == {"A": 2, "B": 2, "C": 1}
+
+
+def test_combat_4_1_a_move_challenged_and_decided_is_not_challenged_again(corr, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A rejected challenge decides the question: a second challenge of the same move is
+    refused, and nothing is appended (a log cannot be grown by asking again)."""
+    path = tmp_path / "g.corr"
+    assert corr("new", "combat", path, "-p", "A", "-p", "B", "-p", "C", "-o", "mode=as-written", "-f", "none").code == 0
+    assert corr("move", path, "2 (1,1)", "-f", "none").code == 0
+    assert corr("challenge", path, "--by", "B", "-f", "none").code == 0
+    before = path.read_bytes()
+    for seat in ("B", "C"):
+        again = corr("challenge", path, "--by", seat, "-f", "none")
+        assert again.code == 1 and "combat 4.1" in again.err and "challenged already" in again.err
+    assert path.read_bytes() == before

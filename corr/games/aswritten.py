@@ -81,6 +81,8 @@ class AsWritten:
             )
         if action.by == last.by:
             raise IllegalMove(rule, f"a player cannot challenge their own {self.move_word}")
+        if last.challenged:  # decided: the same question again would only grow the log
+            raise IllegalMove(rule, f"seq {last.seq} was challenged already, and the challenge rejected")
         if last.illegal is None:
             last.challenged = True
             return Outcome(verdict="rejected", events=(f"challenge rejected: {self.moved(last)} keeps {self.main_rule}",))
