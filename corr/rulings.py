@@ -77,12 +77,16 @@ def clock_adjustment(record: Any) -> tuple[str, int] | None:
 def voided(records: list[Record]) -> frozenset[int]:
     """The seqs set aside by void rulings that are not themselves voided. Walked from the
     end: a ruling can only be voided by a later one."""
+    return _voided([(r.seq, r.target) for r in records
+                    if r.type == "ruling" and r.move == "void" and r.target is not None])
+
+
+def _voided(voids: list[tuple[int, int]]) -> frozenset[int]:
+    """`voided` from the void rulings alone, as (seq, target) in log order."""
     out: set[int] = set()
-    for record in reversed(records):
-        if record.seq in out:
-            continue
-        if record.type == "ruling" and record.move == "void" and record.target is not None:
-            out.add(record.target)
+    for seq, target in reversed(voids):
+        if seq not in out:
+            out.add(target)
     return frozenset(out)
 
 
@@ -152,27 +156,36 @@ def rebuild(rep: engine.Replay, index: int) -> None:
     """The position as if every voided record (counting the void ruling at `index`) had
     never been made: each record judged again from the first whose standing changed,
     starting from the position the replay kept just before it (`Replay.snapshots`), or
-    from the start where it kept none."""
-    records = rep.log.records[: index + 1]
-    gone = voided(records)
-    changed = [seq for seq in gone ^ rep.voided if seq <= index]
-    first = min(changed) if changed else 1
+    from the start where it kept none. Costs the records from there on, not the log."""
+    records = rep.log.records
+    gone = set(rep.voided)
+    chain = []  # voiding a void ruling restores its target, which may be a void ruling too
+    seq, void = records[index].target, True
+    while seq is not None and 1 <= seq <= index:
+        chain.append(seq)
+        (gone.add if void else gone.discard)(seq)
+        named = records[seq - 1]
+        if named.type != "ruling" or named.move != "void":
+            break
+        seq, void = named.target, not void
+    first = min(chain) if chain else 1
     kept = rep.snapshots.get(first)
     if kept is None:
         first = 1
-        fresh = engine.Replay(rep.log, rep.game, rep.game.initial(), voided=gone)
+        fresh = engine.Replay(rep.log, rep.game, rep.game.initial(), voided=frozenset(gone))
     else:
         state, forfeit, cause = kept
         fresh = engine.Replay(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
-                              voided=gone)
-        fresh.steps = rep.steps[: first - 1]
+                              voided=frozenset(gone))
+    old = rep.steps[first - 1: index]  # what the records did before this ruling, for the void ones
+    fresh.steps = rep.steps  # the steps before `first` stand; the others are replaced one by one
     for i in range(first - 1, index):
         record = records[i]
         if record.seq in rep.void_targets:  # the position before it, as it now stands
             rep.snapshots[record.seq] = (rep.game.clone(fresh.state), fresh.forfeit, fresh.forfeit_cause)
         if record.seq in gone:  # what it did before it was voided stays on view
-            old = rep.steps[i]
-            fresh.steps.append(engine.Step(record, old.action, old.outcome, voided=True))
+            was = old[i - first + 1]
+            fresh.steps[i] = engine.Step(record, was.action, was.outcome, voided=True)
             continue
         try:
             if record.type == "ruling":
@@ -181,21 +194,22 @@ def rebuild(rep: engine.Replay, index: int) -> None:
             else:
                 action, outcome = engine.advance(fresh, record, i)
         except (IllegalMove, UsageError) as err:
+            rep.steps[first - 1: index] = old  # refused: the replay as it was
             target = records[index].target
             raise IllegalMove(
                 "", f"voiding seq {target} leaves seq {record.seq} ({record.type} {record.move or ''} "
                 f"by {record.by}) against the rules: {err}"
             ) from None
-        fresh.steps.append(engine.Step(record, action, outcome))
-    rep.state, rep.forfeit, rep.forfeit_cause, rep.voided = fresh.state, fresh.forfeit, fresh.forfeit_cause, gone
-    rep.steps[:index] = fresh.steps
+        fresh.steps[i] = engine.Step(record, action, outcome)
+    rep.state, rep.forfeit, rep.forfeit_cause, rep.voided = fresh.state, fresh.forfeit, fresh.forfeit_cause, \
+        frozenset(gone)
 
 
 def rule(path: Path | str, seq: int, decision: Decision, reason: str, key: Path | str) -> tuple[engine.Replay, Record]:
     """Append a ruling signed with `key`, which must be the referee's or the host's of
     this game. The ruling is checked as every later replay will check it; a refused
     ruling appends nothing."""
-    from corr.identity import load_private, public_text, sign
+    from corr.identity import load_private, public_text
 
     signer = load_private(key)
     public = public_text(signer)
@@ -214,15 +228,27 @@ def rule(path: Path | str, seq: int, decision: Decision, reason: str, key: Path 
         if not 1 <= seq <= len(log.records):
             raise UsageError(f"seq {seq} is outside the log (seq 1 to {len(log.records)})")
         current = engine.replay(log)
-        record = Record(seq=log.next_seq, type="ruling", by=role, at=clock.stamp(), prev=log.tail_hash,
-                        state="0" * 64, move=str(decision), target=seq, note=reason.strip())
-        # a void rebuilds from the log, so the log it sees holds this ruling
-        current.log = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
-                                    records=[*log.records, record])
-        outcome = apply(current, record, len(log.records))
-        record = sign(signer, log.header.id, record._replace(
-            state=engine.state_hash(current.game, current.state, current.forfeit)))
+        record = ruling_record(current, role, seq, decision, reason, signer)
         writer.append([record])
         current.log = writer.log
-        current.steps.append(engine.Step(record, Action(record.seq, record.type, record.by, None, seq), outcome))
         return current, record
+
+
+def ruling_record(current: engine.Replay, role: str, seq: int, decision: Decision, reason: str,
+                  signer: Any) -> Record:
+    """A signed ruling by `role` on record `seq`, checked against `current` (the log's
+    newest position), which it moves on; writing it is the caller's."""
+    from corr.identity import sign
+
+    log = current.log
+    record = Record(seq=log.next_seq, type="ruling", by=role, at=clock.stamp(), prev=log.tail_hash,
+                    state="0" * 64, move=str(decision), target=seq, note=reason.strip())
+    # a void rebuilds from the log, so the log it sees holds this ruling
+    current.log = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
+                                records=[*log.records, record])
+    outcome = apply(current, record, len(log.records))
+    record = sign(signer, log.header.id, record._replace(
+        state=engine.state_hash(current.game, current.state, current.forfeit)))
+    current.log = log
+    current.steps.append(engine.Step(record, Action(record.seq, record.type, record.by, None, seq), outcome))
+    return record

@@ -1,0 +1,123 @@
+"""How audit cost grows with a log's length: untimed, timed, and with void rulings, each
+beside the floor, in one run.
+
+Run:  python benchmarks/bench_scale.py [--lengths 100,1000,10000] [--quick]
+
+The logs are Sudoku War games in which both sides move a Knight back and forth (a game
+that never ends, so any length can be had), written three ways with the same moves:
+without time control; with `per-move:3` (every move judged against its clock); and
+with a referee who voids every tenth move's reply and lets play go on. For each length
+the figures are the best of a few audits, per record, and the ratios:
+
+  timed / untimed      the clocks' cost (the aim: at most 1.2x at any length)
+  voids / untimed      void rulings' cost
+  untimed / floor      the floor reads, splits, JSON-parses and SHA-256-hashes every
+                       line: what any audit of the same file must at least do
+
+A ratio that stays flat as the length grows by 10x means the cost grows linearly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+#: White's and Black's Knight moves, back and forth
+SHUFFLE = ["N (8,7)-(7,3)", "N (2,1)-(1,9)", "N (7,3)-(8,7)", "N (1,9)-(2,1)"]
+
+
+def write_log(path: Path, records: int, timed: bool, voids: bool, keydir: Path) -> None:
+    """A War log of `records` records, an hour apart, built in memory and written once."""
+    from freezegun import freeze_time
+
+    from corr import engine, rulings
+    from corr.identity import load_private
+    from corr.log import store
+
+    officials = None
+    if voids:
+        officials = {"referee": ("Rita <rita@example.org>", (keydir / "rita.pub").read_text().strip())}
+    referee = load_private(keydir / "rita.key") if voids else None
+    with freeze_time(datetime(2026, 1, 1, tzinfo=timezone.utc)) as frozen:
+        header = engine.make_header("war", ["White", "Black"], {},
+                                    time_control={"kind": "per-move", "days": 3} if timed else None,
+                                    officials=officials)
+        rep = engine.start(header)
+        played = 0  # moves that stand
+        while len(rep.log.records) < records:
+            frozen.tick(timedelta(hours=1))
+            if voids and len(rep.log.records) % 10 == 9:  # the newest move set aside
+                record = rulings.ruling_record(rep, "referee", rep.seq, rulings.parse_decision("void"),
+                                               "the wrong Knight", referee)
+                store.add(rep.log, [record])
+                played -= 1
+                continue
+            store.add(rep.log, engine.extend(rep, "move", move=engine.parse(SHUFFLE[played % 4])))
+            played += 1
+    path.write_bytes(store.text(rep.log))
+
+
+def floor(path: Path) -> float:
+    start = time.perf_counter()
+    for line in path.read_bytes().split(b"\n"):
+        if line:
+            json.loads(line)
+            hashlib.sha256(line).hexdigest()
+    return time.perf_counter() - start
+
+
+def best(repeats: int, run) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lengths", default="100,1000,10000")
+    parser.add_argument("--quick", action="store_true", help="lengths 100 and 1000, fewer repeats")
+    args = parser.parse_args()
+    lengths = [100, 1000] if args.quick else [int(n) for n in args.lengths.split(",")]
+    repeats = 2 if args.quick else 3
+
+    from corr.audit import audit
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        subprocess.run([sys.executable, "-m", "corr", "key", "new", "--out", str(folder / "rita")], check=True,
+                       capture_output=True)
+        print(f"{'records':>8} {'untimed':>10} {'timed':>10} {'voids':>10} {'floor':>10}   "
+              f"{'timed/untimed':>13} {'voids/untimed':>13} {'untimed/floor':>13}")
+        for n in lengths:
+            paths = {}
+            for kind in ("untimed", "timed", "voids"):
+                paths[kind] = folder / f"{kind}-{n}.corr"
+                write_log(paths[kind], n, kind == "timed", kind == "voids", folder)
+            times = {kind: best(repeats, lambda p=p: audit(p)) for kind, p in paths.items()}
+            for kind, p in paths.items():
+                report = audit(p)
+                assert report["intact"], (kind, report["findings"][:2])
+            base = best(repeats, lambda: floor(paths["untimed"]))
+            lines = {kind: len(p.read_bytes().splitlines()) - 1 for kind, p in paths.items()}
+            per = {kind: times[kind] / lines[kind] * 1e6 for kind in times}
+            print(f"{lines['untimed']:>8} {per['untimed']:>8.1f}us {per['timed']:>8.1f}us {per['voids']:>8.1f}us "
+                  f"{base / lines['untimed'] * 1e6:>8.1f}us   {per['timed'] / per['untimed']:>12.2f}x "
+                  f"{per['voids'] / per['untimed']:>12.2f}x {times['untimed'] / base:>12.2f}x")
+
+
+if __name__ == "__main__":
+    main()
