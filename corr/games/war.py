@@ -222,8 +222,9 @@ class War(Game):
                         state.ending, dict(state.seen))
 
     def state_key(self, state: WarState) -> bytes:
-        return (f"{position_text(state.piece, state.side, state.turn)}|{state.offer or ''}|"
-                f"{','.join(state.winners)}|{state.ending}").encode()
+        # the cells as bytes (pieces 0-14, sides 0-2): the hash runs once per record
+        return bytes(state.piece) + bytes(state.side) + (
+            f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}").encode()
 
     def to_move(self, state: WarState) -> str | None:
         return None if state.over else SEAT_OF[state.turn]
