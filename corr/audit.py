@@ -143,6 +143,7 @@ def _late(rep: engine.Replay) -> list[dict[str, Any]]:
         record = step.record
         if step.voided:  # a voided record never happened, for the clocks too
             continue
+        when = None
         if record.type in timecontrol.MOVE_TYPES and record.by in clocks.seats:
             when = timecontrol.instant(record.at)
             left = clocks.left(record.by, when)
@@ -150,7 +151,7 @@ def _late(rep: engine.Replay) -> list[dict[str, Any]]:
                 deadline = clocks.report(record.by, when)[record.by]["deadline"]
                 late.append(_finding(record.seq, "late", f"{record.by} moved {-left / 3600:.1f} h after the "
                                      f"deadline ({deadline}); nobody claimed a timeout before it"))
-        clocks.add(record)
+        clocks.add(record, when)
     return late
 
 

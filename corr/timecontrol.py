@@ -269,8 +269,8 @@ class Clocks:
         self.windows: dict[str, list[tuple[datetime, datetime]]] = {seat: [] for seat in self.seats}
         self.vacations: dict[str, dict[int, int]] = {seat: {} for seat in self.seats}  # year -> days taken
 
-    def add(self, record: Any) -> None:
-        """Advance past one record of the log."""
+    def add(self, record: Any, at: datetime | None = None) -> None:
+        """Advance past one record of the log (`at`: its time, where the caller has it)."""
         if record.type in TALK_TYPES:
             if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
                 from corr.rulings import clock_adjustment
@@ -281,7 +281,8 @@ class Clocks:
                     self.block[whom] -= days * DAY
                     self.bank[whom] += days * DAY
             return
-        at = instant(record.at)
+        if at is None:
+            at = instant(record.at)
         seat = record.by
         if seat in self.used and record.type in THEIR_TYPES:
             spent = _thinking(self.start, at, self.windows[seat])
