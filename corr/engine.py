@@ -174,7 +174,7 @@ def check_turn(game: Game, state: Any, action: Action) -> None:
         if action.by not in on_turn:
             if len(on_turn) > 1:
                 raise IllegalMove(game.turn_rule, f"{', '.join(on_turn)} may move now, not {action.by}")
-            raise IllegalMove(game.turn_rule, f"it is {on_turn[0]}'s turn, not {action.by}'s")
+            raise IllegalMove(game.turn_rule_for(state), f"it is {on_turn[0]}'s turn, not {action.by}'s")
     if action.type == "move" and action.move is None:
         raise UsageError("a move record needs a move")
 

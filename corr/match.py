@@ -1,7 +1,9 @@
 """Two-game matches (moyo 4.3): the revenge game and the match total.
 
 Which games have matches, what a rematch changes and what a game adds to the total are
-the games' business (`Game.revenge_options`, `match_points`, `match_options`).
+the games' business (`Game.revenge_options`, `match_points`, `match_winners`). A match
+is exactly a game and its revenge: the same game, players and options, with the roles
+the rematch swaps swapped; anything else is refused, naming what is wrong.
 """
 
 from __future__ import annotations
@@ -14,30 +16,63 @@ from corr.errors import UsageError
 
 def revenge_options(old: Replay) -> dict[str, str]:
     """Options of the rematch of a finished game (moyo 4.3: the same puzzle and rules,
-    colours and first move swapped)."""
+    every role swapped)."""
     options = old.game.revenge_options(dict(old.header.options))  # refuses games without revenge
     if not old.result().over:
         raise UsageError("the game is not over yet: a revenge follows a finished game")
     return options
 
 
+def _value(key: str, value: str | None) -> str:
+    """An option's value for a message: a long puzzle string cut short; an absent
+    first_pick is A, its default (kept out of headers)."""
+    if value is None:
+        return "unset" if key != "first_pick" else "A"
+    return value if len(value) <= 20 else f"{value[:12]}..."
+
+
+def check_pair(first: Replay, second: Replay) -> None:
+    """Refuse two games that are not a game and its revenge (moyo 4.3 rulings)."""
+    one, two = first.header, second.header
+    if one.game != two.game:
+        raise UsageError(f"a match is two games of one kind, not {one.game} and {two.game}")
+    revenge = first.game.revenge_options(dict(one.options))  # refuses games without matches
+    if one.id == two.id:
+        raise UsageError(f"both files are the same game ({one.id}): a match is a game and its revenge, "
+                         "not one game twice (4.3)")
+    names = [(s.seat, s.name) for s in one.seats]
+    if names != [(s.seat, s.name) for s in two.seats]:
+        who = lambda h: ", ".join(f"{s.seat} {s.name}" for s in h.seats)  # noqa: E731
+        raise UsageError(f"the two games do not have the same players in the same seats ({who(one)}; {who(two)}) (4.3)")
+    theirs = dict(two.options)
+    roles = sorted(k for k in set(revenge) | set(one.options) if revenge.get(k) != one.options.get(k))
+    for key in sorted(set(revenge) | set(theirs)):
+        if key in roles or revenge.get(key) == theirs.get(key):
+            continue
+        if key == "puzzle":
+            raise UsageError("the two games were not played on the same puzzle: "
+                             "a match is a game and its revenge (4.3)")
+        raise UsageError(f"the two games were not played with the same {key} ({_value(key, one.options.get(key))} "
+                         f"and {_value(key, theirs.get(key))}): a match is a game and its revenge (4.3)")
+    kept = [k for k in roles if revenge.get(k) != theirs.get(k)]
+    if kept:
+        same = ", ".join(f"{k}={_value(k, theirs.get(k))}" for k in kept)
+        raise UsageError(f"the roles are not swapped: {same} in both games; a revenge swaps "
+                         f"{', '.join(roles)} (4.3)")
+
+
 def match_total(first: Replay, second: Replay) -> dict[str, Any]:
-    """The two-game total (moyo 4.2, 4.3: victory points); the higher total wins."""
-    if first.header.game != second.header.game:
-        raise UsageError(f"a match is two games of one kind, not {first.header.game} and {second.header.game}")
-    games = []
+    """The match of a game and its revenge (moyo 4.2, 4.3): each game's points - a game
+    lost by a timeout or a ruling counted from the position at that moment - the totals
+    and the winners (all seats: a draw)."""
+    check_pair(first, second)
     for rep in (first, second):
         if not rep.result().over:
-            raise UsageError(f"{rep.log.path} is not finished")
-        points = rep.game.match_points(rep.state)  # refuses games without matches
-        result = rep.result()
-        games.append({"file": str(rep.log.path), "id": rep.header.id, "winners": list(result.winners),
-                      "victory_points": points})
-    for key in first.game.match_options:
-        if first.header.options[key] != second.header.options[key]:
-            raise UsageError(f"the two games were not played with the same {key}")
-    names = [(s.seat, s.name) for s in first.header.seats]
-    if names != [(s.seat, s.name) for s in second.header.seats]:
-        raise UsageError("the two games do not have the same players in the same seats")
-    winners, total = first.game.match_winners([g["victory_points"] for g in games])
-    return {"games": games, "total": total, "winners": list(winners)}
+            raise UsageError(f"{rep.log.path} is not finished: a match totals two finished games")
+    games, points = [], []
+    for rep in (first, second):
+        forfeit = {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None
+        points.append(rep.game.match_points(rep.state, rep.forfeit))
+        games.append({"file": str(rep.log.path), "id": rep.header.id, "winners": list(rep.result().winners),
+                      "forfeit": forfeit, **points[-1]})
+    return {"games": games, **first.game.match_winners(points)}

@@ -276,6 +276,17 @@ def test_moyo_2_4_handicap_ends_early_when_the_azumaya_has_no_legal_place() -> N
     assert all(r.by == "A" for r in rep.log.records[:5])
 
 
+def test_moyo_2_4_a_weaker_seat_that_also_moves_first_places_n_plus_1_stones_in_a_row() -> None:
+    """README ruling 2.4: the handicap stones come at the start, before the first turn,
+    and are no turn; the first turn is the `first` seat's (2.2) whoever placed them."""
+    game, state = setup(handicap="2", handicap_by="A", first="A")
+    for stone in ("2 (5,1)", "3 (5,2)", "4 (5,4)"):
+        assert game.to_move(state) == "A"
+        play(game, state, stone)
+    assert game.to_move(state) == "B"
+    assert revenge_options(game.opts)["handicap_by"] == "A"  # the weaker player stays the weaker
+
+
 # --- 3 Play ---------------------------------------------------------------------------
 def test_moyo_3_1_opening_stones_go_into_the_azumaya() -> None:
     game, state = setup()
@@ -393,28 +404,116 @@ def test_moyo_4_1_random_games_end_when_the_seat_on_turn_cannot_place() -> None:
         assert rep.log.records[-1].by != loser  # the winner placed the last stone
 
 
-def test_moyo_4_2_victory_points_count_the_winners_placeable_stones() -> None:
-    # (2,1) and (2,2) empty in A's Shima, (1,1) nothing: A places one, B cannot place,
-    # and A could still place the other: 1 point
+def test_moyo_4_2_victory_points_count_from_before_the_winners_last_stone() -> None:
+    # (2,1) and (2,2) empty in A's Shima, nothing in B's: A places one, B cannot place.
+    # Counted from the position right after B's last stone (before A's own last one),
+    # A alone could place both: 2 points (revised ruling; the old count gave 1)
     game, state = setup(puzzle=holes(cell_of(2, 1), cell_of(2, 2)))
     play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")
     assert state.over
-    assert game.result(state) == (True, ("A",), {"A": 1, "B": 0})
-    assert game.describe(state)["victory_points"] == {"A": 1, "B": 0}
+    assert game.result(state) == (True, ("A",), {"A": 2, "B": 0})
+    assert game.describe(state)["victory_points"] == {"A": 2, "B": 0}
+    assert game.describe(state)["end"] == "B cannot place a stone (4.1): A wins with 2 victory points (4.2)"
 
 
-def test_moyo_4_2_victory_points_are_area_digit_pairs_with_a_legal_place() -> None:
-    for seed in range(1, 8):
-        rep = random_game({"puzzle": "2"}, seed)
+def test_moyo_4_2_a_winner_always_has_at_least_one_point() -> None:
+    # one hole, in A's Shima: A places it and wins with exactly the stone it placed
+    game, state = setup(puzzle=holes(cell_of(2, 1)))
+    play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")
+    assert game.result(state).scores == {"A": 1, "B": 0}
+    assert game.describe(state)["end"].endswith("A wins with 1 victory point (4.2)")
+    for seed in range(1, 13):
+        rep = random_game({"puzzle": str(seed % 6 + 1)}, seed)
+        (winner,) = rep.game.result(rep.state).winners
+        assert rep.game.result(rep.state).scores[winner] >= 1
+
+
+def test_moyo_4_2_victory_points_are_stones_placed_one_after_another_not_area_digit_pairs() -> None:
+    # A position of a random game on puzzle 1: A's field 6 has one place that takes a 2
+    # or a 3, (6,2), and two where nothing fits; field 9 one place for its 4. The
+    # withdrawn ruling counted (area, digit) pairs: (6, 2), (6, 3), (9, 4) = 3; but A
+    # alone places only two stones, one on (6,2) and the 4
+    game, state = setup_board(
+        "723845.19168.3925..592174635.69817.43914725.627465318..173648924821..3759357286.1"
+    )
+    assert [d for d in range(1, 10) if state.grid.cand[cell_of(6, 2)] >> d & 1] == [2, 3]
+    pairs = sum(bin(game.placeable(state, a)).count("1") for a in game.shima(state, "A"))
+    assert pairs == 3
+    assert game.alone(state, "A") == 2 == brute_alone(game, state, "A")
+
+
+def brute_alone(game: Moyo, state: MoyoState, seat: str, board: bytes | None = None) -> int:
+    """4.2 by its words: the longest sequence of stones `seat` could place alone under the
+    rules - into the Azumaya while a stone fits there (3.1), then into its own Shima
+    (3.2) - tried in every order, memoised by the board."""
+    azumaya = AREA_CELLS[game.units][5]
+    shima = [c for a in game.shima(state, seat) for c in AREA_CELLS[game.units][a]]
+    seen: dict[bytes, int] = {}
+
+    def longest(cells: list[int]) -> int:
+        key = bytes(cells)
+        if key not in seen:
+            grid = Grid(cells)
+            targets = azumaya if any(grid.cand[c] for c in azumaya) else shima
+            seen[key] = max(
+                (1 + longest(cells[:c] + [d] + cells[c + 1:]) for c in targets for d in range(1, 10)
+                 if grid.cand[c] >> d & 1),
+                default=0,
+            )
+        return seen[key]
+
+    return longest(list(board) if board is not None else list(state.grid.cells))
+
+
+@pytest.mark.parametrize("options", [{}, {"division": "corners"}, {"units": "rows"}, {"units": "columns"}])
+def test_moyo_4_2_victory_points_are_the_longest_run_the_winner_could_place_alone(options: dict[str, str]) -> None:
+    """The search against 4.2's own words on the end of random games on all six appendix
+    puzzles: from the position right after the loser's last stone."""
+    for puzzle in range(1, 7):
+        rep = random_game({"puzzle": str(puzzle), **options}, puzzle)
         game, state = rep.game, rep.state
         (winner,) = game.result(state).winners
-        pairs = sum(
-            1
-            for a in game.shima(state, winner)
-            for d in range(1, 10)
-            if any(not state.grid.cells[c] and state.grid.fits(c, d) for c in AREA_CELLS["fields"][a])
-        )
-        assert game.result(state).scores[winner] == pairs
+        start = state.run_start if state.last_by == winner else None
+        assert game.result(state).scores[winner] == brute_alone(game, state, winner, start)
+
+
+def test_moyo_4_2_the_search_is_exact_in_the_opening_too() -> None:
+    """While the Azumaya is open the lone player fills it first, in whichever way leaves
+    the most for its Shima: the search against the rule's words on boards with an open
+    Azumaya (random stones on a puzzle, a few places left)."""
+    import random
+
+    rng = random.Random(5)
+    checked = 0
+    while checked < 40:
+        game, state = setup(puzzle=str(rng.randint(1, 6)))
+        grid = state.grid
+        keep = set(rng.sample(list(AREA_CELLS["fields"][5]), 4)) | set(rng.sample(FIELD_CELLS[2] + FIELD_CELLS[6], 4))
+        for c in rng.sample(range(81), 81):
+            digits = [d for d in range(1, 10) if grid.cand[c] >> d & 1]
+            if c not in keep and digits and rng.random() < 0.9:
+                grid.place(c, rng.choice(digits))
+        if game.phase(state) != "opening" or sum(1 for c in range(81) if grid.cand[c]) > 40:
+            continue
+        assert game.alone(state, "A") == brute_alone(game, state, "A")
+        checked += 1
+
+
+def test_moyo_4_2_the_search_is_fast_on_every_appendix_puzzle() -> None:
+    """The hardest count: a forfeit before the first stone, the winner alone on the whole
+    puzzle, for each seat, division and unit kind (README: measured in the Sudoku Moyo
+    section). Generous: the suite runs on slow machines too."""
+    import time
+
+    began = time.perf_counter()
+    for puzzle in range(1, 7):
+        for options in ({}, {"division": "corners"}, {"units": "rows"}, {"units": "columns"}):
+            game, state = setup(puzzle=str(puzzle), **options)
+            for seat in "AB":
+                empty = sum(1 for a in [5] + game.shima(state, seat) for c in AREA_CELLS[game.units][a]
+                            if not state.grid.cells[c])
+                assert game.alone(state, seat) == empty  # the puzzle is solvable: all of them
+    assert time.perf_counter() - began < 10
 
 
 def test_moyo_4_3_revenge_swaps_colours_and_first_move_on_the_same_puzzle() -> None:
@@ -423,11 +522,86 @@ def test_moyo_4_3_revenge_swaps_colours_and_first_move_on_the_same_puzzle() -> N
     assert again["puzzle"] == opts["puzzle"] and again["light"] == "B" and again["first"] == "B"
     assert Moyo.resolve_options(again) == again
     assert revenge_options(again) == opts
+    assert "first_pick" not in again  # no draft, no first pick
+
+
+def test_moyo_4_3_a_revenge_after_a_draft_swaps_the_first_pick_too() -> None:
+    opts = Moyo.resolve_options({"puzzle": "3", "division": "draft"})
+    assert "first_pick" not in opts  # A, the default, stays out of the header
+    again = revenge_options(opts)
+    assert again["first_pick"] == "B" and again["first"] == "B" and again["light"] == "B"
+    assert Moyo.resolve_options(again) == again and revenge_options(again) == opts
+    game = Moyo(again, ["A", "B"])
+    state = game.initial()
+    order = []
+    for f in (1, 2, 3, 4, 6, 7, 8, 9):
+        order.append(game.to_move(state))
+        play(game, state, f"shima {f}")
+    assert "".join(order) == "BAABBAAB"  # 2.3 with the roles swapped
+    assert game.to_move(state) == "B"  # and B moves first
+
+
+def test_moyo_4_3_first_pick_needs_a_draft() -> None:
+    with pytest.raises(UsageError, match="first_pick.*draft"):
+        Moyo.resolve_options({"puzzle": "1", "first_pick": "B"})
+    assert "first_pick" not in Moyo.resolve_options({"puzzle": "1", "first_pick": "A"})
 
 
 def test_moyo_4_3_a_match_of_two_games_is_won_on_total_victory_points() -> None:
-    assert match_winners([{"A": 3, "B": 0}, {"A": 0, "B": 2}]) == (("A",), {"A": 3, "B": 2})
-    assert match_winners([{"A": 1, "B": 0}, {"A": 0, "B": 1}])[0] == ("A", "B")
+    won = match_winners([{"victory_points": {"A": 3, "B": 0}}, {"victory_points": {"A": 0, "B": 2}}])
+    assert won["winners"] == ["A"] and won["total"] == {"A": 3, "B": 2}
+    tied = match_winners([{"victory_points": {"A": 1, "B": 0}}, {"victory_points": {"A": 0, "B": 1}}])
+    assert tied["winners"] == ["A", "B"] and "equal" in tied["decided_by"]
+
+
+def _horikomi(moyo: dict[str, int], with9: dict[str, int]) -> dict:
+    return {"moyo_stones": moyo, "shima_with": {s: [n, 0, 0, 0, 0, 0, 0, 0, 0] for s, n in with9.items()}}
+
+
+def test_moyo_4_3_a_horikomi_match_is_won_on_fewest_moyo_stones_over_both_games() -> None:
+    won = match_winners([_horikomi({"A": 4, "B": 3}, {"A": 0, "B": 0}), _horikomi({"A": 2, "B": 4}, {"A": 0, "B": 0})])
+    assert won["winners"] == ["A"] and won["total"] == {"A": 6, "B": 7} and won["unit"] == "Moyo stones"
+
+
+def test_moyo_4_3_a_horikomi_match_tie_goes_to_the_5_3_tie_breaks_over_both_games_then_a_draw() -> None:
+    # 6 Moyo stones each; B has more completely filled Shima over the two games
+    won = match_winners([_horikomi({"A": 3, "B": 3}, {"A": 2, "B": 1}), _horikomi({"A": 3, "B": 3}, {"A": 0, "B": 2})])
+    assert won["winners"] == ["B"] and "completely filled Shima" in won["decided_by"]
+    eight = {"moyo_stones": {"A": 1, "B": 1}, "shima_with": {"A": [0, 2, 0, 0, 0, 0, 0, 0, 0],
+                                                            "B": [0, 1, 0, 0, 0, 0, 0, 0, 0]}}
+    won = match_winners([eight, _horikomi({"A": 1, "B": 1}, {"A": 0, "B": 0})])
+    assert won["winners"] == ["A"] and "Shima with 8 stones" in won["decided_by"]
+    draw = match_winners([_horikomi({"A": 3, "B": 3}, {"A": 1, "B": 1})] * 2)
+    assert draw["winners"] == ["A", "B"] and "every tie-break" in draw["decided_by"]
+
+
+def test_moyo_4_3_horikomi_games_give_a_match_their_moyo_stones_and_tie_break_counts() -> None:
+    rep = random_game({"puzzle": "1", "variant": "horikomi"}, 3)
+    game, state = rep.game, rep.state
+    points = game.match_points(state)
+    assert points["moyo_stones"] == game.result(state).scores
+    for seat in "AB":
+        filled = sorted(sum(1 for c in FIELD_CELLS[a] if state.grid.cells[c]) for a in game.shima(state, seat))
+        assert points["shima_with"][seat] == [filled.count(n) for n in range(9, 0, -1)]
+
+
+def test_moyo_4_3_a_forfeit_gives_the_winner_the_victory_points_of_that_moment() -> None:
+    # A's (2,1), (2,2), (6,5) and B's (1,1), (1,2) are empty, the board SOLVED otherwise
+    game, state = setup(puzzle=holes(cell_of(2, 1), cell_of(2, 2), cell_of(6, 5), cell_of(1, 1), cell_of(1, 2)))
+    assert not state.over
+    assert game.match_points(state, forfeit="B")["victory_points"] == {"A": 3, "B": 0}
+    assert game.match_points(state, forfeit="A")["victory_points"] == {"A": 0, "B": 2}
+    play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")  # a moment later: A has one stone fewer to place
+    assert game.match_points(state, forfeit="B")["victory_points"] == {"A": brute_alone(game, state, "A"), "B": 0}
+    assert game.match_points(state, forfeit="B")["victory_points"]["A"] == 2
+
+
+def test_moyo_4_3_a_horikomi_forfeit_gives_the_loser_a_moyo_stone_on_every_empty_place_of_its_shima() -> None:
+    game, state = setup(variant="horikomi")
+    finish_opening(game, state)
+    points = game.match_points(state, forfeit="A")
+    empty = sum(1 for a in game.shima(state, "A") for c in FIELD_CELLS[a] if not state.grid.cells[c])
+    assert points["moyo_stones"] == {"A": empty, "B": game.own_moyo(state, "B")}
 
 
 # --- 5 Horikomi -----------------------------------------------------------------------
@@ -502,9 +676,62 @@ def test_moyo_5_3_ties_go_to_most_full_shima_then_8_7_down_to_1_then_a_draw() ->
     assert tie_breaks and draws
 
 
-def test_moyo_5_3_victory_points_in_horikomi_are_zero() -> None:
+def test_moyo_5_3_victory_points_in_horikomi_are_zero() -> None:  # README ruling 4.2/5
     rep = random_game({"puzzle": "1", "variant": "horikomi"}, 1)
     assert rep.game.describe(rep.state)["victory_points"] == {"A": 0, "B": 0}
+
+
+# --- refusals name their rule (through the engine's shared checks) ---------------------
+def judged(game: Moyo, state: MoyoState, kind: str, by: str, text: str | None = None) -> IllegalMove:
+    with pytest.raises(IllegalMove) as refused:
+        engine.apply(game, state, Action(1, kind, by, parse(text) if text else None, None))
+    return refused.value
+
+
+def test_moyo_2_3_a_pick_out_of_turn_cites_the_draft_order() -> None:
+    game, state = setup(division="draft")
+    err = judged(game, state, "move", "B", "shima 1")
+    assert err.rule == "moyo 2.3" and "A's turn" in str(err)
+    play(game, state, "shima 1")
+    err = judged(game, state, "move", "A", "shima 2")  # B picks two
+    assert err.rule == "moyo 2.3"
+
+
+def test_moyo_2_4_a_move_out_of_turn_during_the_handicap_cites_2_4() -> None:
+    game, state = setup(handicap="2", handicap_by="B")
+    err = judged(game, state, "move", "A", "2 (5,1)")
+    assert err.rule == "moyo 2.4" and "B's turn" in str(err)
+    play(game, state, "2 (5,1)")
+    assert judged(game, state, "move", "A", "3 (5,2)").rule == "moyo 2.4"  # B's second stone
+
+
+def test_moyo_2_2_a_move_out_of_turn_in_play_cites_2_2() -> None:
+    game, state = setup()
+    assert judged(game, state, "move", "B", "2 (5,1)").rule == "moyo 2.2"
+
+
+def test_moyo_4_1_a_move_after_the_end_cites_4_1() -> None:
+    game, state = setup(puzzle=holes(cell_of(2, 1)))
+    play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")
+    err = judged(game, state, "move", "B", "1 (1,1)")
+    assert err.rule == "moyo 4.1" and "over" in str(err)
+
+
+def test_moyo_5_2_a_move_after_the_horikomi_end_cites_5_2() -> None:
+    rep = random_game({"puzzle": "1", "variant": "horikomi"}, 1)
+    err = judged(rep.game, rep.state, "move", "A", "1 (1,1)")
+    assert err.rule == "moyo 5.2" and "over" in str(err)
+
+
+def test_moyo_3_3_a_challenge_is_refused_moyo_has_no_challenges() -> None:
+    """No rule of Moyo gives a challenge: the placement rule (3.3) refuses a stone that
+    breaks the Sudoku rule before it stands, so there is nothing to challenge."""
+    game, state = setup()
+    play(game, state, "2 (5,1)")
+    err = judged(game, state, "challenge", "B")
+    assert err.rule == "moyo 3.3" and "no challenges" in str(err)
+    rep = random_game({"puzzle": "1"}, 1)  # after the end too
+    assert judged(rep.game, rep.state, "challenge", "A").rule == "moyo 3.3"
 
 
 # --- the engine, conformance and rendering --------------------------------------------

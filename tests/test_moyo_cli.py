@@ -161,3 +161,100 @@ def test_puzzle_check_refuses_a_clash(corr) -> None:
 
 def test_new_game_refuses_a_clash(corr, tmp_path: Path) -> None:
     new_refused(corr, tmp_path, "puzzle=11" + PUZZLE_1[2:], words=("clash", "(1,1)"))
+
+
+# ---------------------------------------------------------------------------------
+# Refusals name their rule
+
+
+def test_moyo_2_3_a_draft_pick_out_of_turn(corr, moyo) -> None:
+    """2.3: A picks one, then B two: A's second pick comes too early."""
+    path = moyo("shima 1", options=("division=draft",), name="draft")
+    before = path.read_bytes()
+    assert_error(corr("move", path, "shima 2", "--by", "A"), "moyo 2.3", "B's turn")
+    assert path.read_bytes() == before
+
+
+def test_moyo_2_4_a_move_out_of_turn_during_the_handicap(corr, moyo) -> None:
+    """2.4: the weaker seat (B) places its two handicap stones in a row."""
+    path = moyo(options=("handicap=2", "handicap_by=B"), name="handicap")
+    assert_error(corr("move", path, "2 (5,1)", "--by", "A"), "moyo 2.4", "B's turn")
+
+
+def test_moyo_4_1_a_move_after_the_end(corr, tmp_path: Path) -> None:
+    """4.1: the last empty place, in A's Shima, is filled: B cannot place and the game is over."""
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    path = tmp_path / "end.corr"
+    puzzle = solved[:3] + "." + solved[4:]  # (2,1): r1c4, a 6
+    assert corr("new", "moyo", path, "-p", "Anna", "-p", "Ben", "-o", f"puzzle={puzzle}", "-f", "none").code == 0
+    assert corr("move", path, "6 (2,1)", "-f", "none").code == 0
+    refused_move(corr, path, "1 (1,1)", "moyo 4.1", "game is over")
+
+
+def test_moyo_5_2_a_move_after_the_horikomi_end(corr, tmp_path: Path) -> None:
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    path = tmp_path / "end.corr"
+    puzzle = "." + solved[1:]  # (1,1), in B's Shima: in Horikomi A may fill it
+    assert corr("new", "moyo", path, "-p", "Anna", "-p", "Ben", "-o", f"puzzle={puzzle}", "-o", "variant=horikomi",
+                "-f", "none").code == 0
+    assert corr("move", path, "5 (1,1)", "-f", "none").code == 0
+    refused_move(corr, path, "1 (2,1)", "moyo 5.2", "game is over")
+
+
+def test_moyo_3_3_a_challenge_is_refused_moyo_has_none(corr, moyo) -> None:
+    path = moyo("2 (5,1)")
+    before = path.read_bytes()
+    assert_error(corr("challenge", path, "--by", "B"), "moyo 3.3", "no challenges")
+    assert path.read_bytes() == before
+
+
+# ---------------------------------------------------------------------------------
+# A forfeited game shows like any other (4.3 rulings)
+
+
+@pytest.fixture
+def rita(tmp_path: Path, corr) -> Path:  # type: ignore[no-untyped-def]
+    assert corr("key", "new", "--out", tmp_path / "rita").code == 0
+    return tmp_path / "rita.key"
+
+
+def test_moyo_4_3_a_game_lost_by_a_ruling_shows_the_board_the_winner_and_how(corr, tmp_path: Path, rita: Path) -> None:
+    path = tmp_path / "ruled.corr"
+    assert corr("new", "moyo", path, "-p", "Anna", "-p", "Ben", "-o", "puzzle=1", "--referee", "Rita <r@example.org>",
+                "--referee-key", rita.with_suffix(".pub"), "-f", "none").code == 0
+    for move in OPENING:
+        assert corr("move", path, move, "-f", "none").code == 0
+    ruled = corr("referee", "rule", path, "--seq", "5", "--forfeit", "B", "--reason", "B left", "--sign", rita)
+    assert ruled.code == 0, ruled.err
+    data = json.loads(corr("show", path, "--format", "json").out)
+    assert data["over"] and data["winners"] == ["A"] and data["forfeit"] == {"seat": "B", "cause": "by a ruling"}
+    from corr import engine
+
+    rep = engine.load(path)
+    points = rep.game.alone(rep.state, "A")
+    text = corr("show", path).out
+    assert ruled.out == text  # the ruling prints the board it leaves
+    assert "B Ben lost by a ruling" in text and f"game over: A Anna wins with {points} victory points" in text
+    assert f"* A  Anna  {points:2d} victory points" in text and "  B  Ben    0 victory points" in text
+    assert "end:   B lost by a ruling: A wins with" in text and "|" in text  # and the board
+    assert all(len(line) <= 80 for line in text.splitlines())
+    html = corr("show", path, "--format", "html").out
+    assert "B Ben lost by a ruling." in html and f"Victory points: A {points}, B 0" in html
+
+
+def test_moyo_4_3_a_game_lost_on_time_shows_too(corr, tmp_path: Path) -> None:
+    from freezegun import freeze_time
+
+    path = tmp_path / "timed.corr"
+    with freeze_time("2026-03-01T12:00:00Z") as frozen:
+        assert corr("new", "moyo", path, "-p", "Anna", "-p", "Ben", "-o", "puzzle=1", "-o", "variant=horikomi",
+                    "--time", "per-move:1", "-f", "none").code == 0
+        assert corr("move", path, "2 (5,1)", "-f", "none").code == 0
+        frozen.move_to("2026-03-03T12:00:00Z")  # B is a day late
+        claimed = corr("claim-timeout", path, "--by", "A")
+        assert claimed.code == 0, claimed.err
+        text = corr("show", path).out
+        html = corr("show", path, "--format", "html").out
+    assert "B Ben lost on time" in text and "game over: A Anna wins with 0 Moyo stones" in text
+    assert "end:   B lost on time: A wins; Moyo stones in own Shima A 0, B" in text
+    assert "B Ben lost on time." in html

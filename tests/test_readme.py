@@ -295,3 +295,57 @@ def test_readme_war_section_plays_an_opening_and_copies_the_position(tmp_path: P
     from corr.games.war import DEFAULT_SETUP
 
     assert default == DEFAULT_SETUP
+
+
+def test_readme_moyo_match_runs_as_written(tmp_path: Path, corr, monkeypatch) -> None:
+    """moyo 4.2, 4.3: a game, its revenge with every role swapped, and the match."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("A Moyo match")
+    assert commands[0][:2] == ["new", "moyo"] and ["match", "short.corr", "revenge.corr"] in commands
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    report = json.loads(result.out)
+    assert [g["victory_points"] for g in report["games"]] == [{"A": 3, "B": 0}, {"A": 0, "B": 1}]
+    assert report["total"] == {"A": 3, "B": 1} and report["winners"] == ["A"]
+    revenge = json.loads(corr("show", "revenge.corr", "--format", "json").out)["options"]
+    assert (revenge["light"], revenge["first"]) == ("B", "B")
+    assert corr("match", "short.corr", "short.corr").code == 1  # one game twice: refused (4.3)
+
+
+def test_readme_horikomi_match_runs_as_written(tmp_path: Path, corr, monkeypatch) -> None:
+    """moyo 4.3 ruling: a Horikomi match goes to the fewest Moyo stones in one's own Shima."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("A Horikomi match")
+    assert commands[0][:2] == ["new", "moyo"] and "variant=horikomi" in commands[0]
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    assert "total Moyo stones: A 3, B 5: A wins the match" in result.out
+    report = json.loads(corr("match", "h.corr", "h-revenge.corr", "--format", "json").out)
+    assert [g["moyo_stones"] for g in report["games"]] == [{"A": 3, "B": 1}, {"A": 0, "B": 4}]
+    assert [g["winners"] for g in report["games"]] == [["B"], ["A"]] and report["winners"] == ["A"]
+
+
+def test_readme_forfeited_moyo_game_runs_as_written(tmp_path: Path, corr, monkeypatch) -> None:
+    """moyo 4.3 rulings: a game lost by a ruling shows like any other, and its winner
+    has the victory points of the position at that moment."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("A forfeited Moyo game")
+    assert any(args[:2] == ["referee", "rule"] and "--forfeit" in args for args in commands)
+    shown = ""
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        if args == ["show", "ruled.corr"]:
+            shown = result.out
+    assert "B Ben lost by a ruling" in shown and "game over: A Anna wins with 3 victory points" in shown
+    data = json.loads(result.out)
+    assert data["over"] and data["winners"] == ["A"] and data["forfeit"] == {"seat": "B", "cause": "by a ruling"}
+    assert data["scores"]["A"] == 3

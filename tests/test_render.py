@@ -324,8 +324,8 @@ MOYO_FIRST = (
 #: Standard rules, the first listed move for the opening and four Shima moves.
 MOYO_SHIMA = ("2 (5,1)", "3 (5,2)", "4 (5,4)", "7 (5,5)", "5 (5,8)", "4 (1,1)", "2 (2,2)", "3 (1,2)", "5 (2,3)")
 #: Standard rules, A always the first listed move and B the last: after 36 moves A cannot
-#: place (4.1) and B wins with 1 victory point (a 4 still fits at (1,2), 4.2). (Always the
-#: first move ends 0-0, which shows less.)
+#: place (4.1) and B wins with 2 victory points: before B's last stone, 8 (1,6), B alone
+#: could place it and the 4 that still fits at (1,2) (4.2, revised ruling).
 MOYO_FINISHED = (
     "2 (5,1) | 7 (5,9) | 3 (5,2) | 9 (5,8) | 4 (5,4) | 8 (5,5) | 2 (2,2) | 7 (8,8) | "
     "3 (2,3) | 5 (8,7) | 7 (2,4) | 4 (8,6) | 4 (2,5) | 2 (8,3) | 8 (6,2) | 3 (8,1) | "
@@ -482,23 +482,25 @@ def test_moyo_finished_shows_victory_points(build, show) -> None:
     path = build(MOYO_CASES["finished"])
     data = json.loads(show(path, "json"))
     assert data["over"] is True and data["winners"] == ["B"] and data["to_move"] is None
-    assert data["victory_points"] == {"A": 0, "B": 1} and data["scores"] == {"A": 0, "B": 1}
-    # 4.2 ruling, recounted: B's (own area, digit) pairs with a legal place left
+    assert data["victory_points"] == {"A": 0, "B": 2} and data["scores"] == {"A": 0, "B": 2}
+    # 4.2 (revised ruling), recounted: after the last stone B's Shima has one stone left
+    # to place, the 4 at (1,2); before it B had that one and its last stone, 8 (1,6)
     _, _, placeable = recount(data["board"])
-    assert sum(len(placeable[f]) for f in (1, 3, 4, 8)) == 1
+    assert {f: placeable[f] for f in (1, 3, 4, 8) if placeable[f]} == {1: {4}}
     assert sum(len(placeable[f]) for f in (2, 6, 7, 9)) == 0  # A on turn cannot place (4.1)
+    assert data["last"]["by"] == "B" and data["last"]["move"] == "8 (1,6)"
     text = show(path, "text")
-    assert "* B  Ben    1 victory point" in text and "  A  Anna   0 victory points" in text
-    assert text.endswith("game over: B Ben wins with 1 victory point\n")
-    assert "end:   A cannot place a stone (4.1): B wins with 1 victory" in text
+    assert "* B  Ben    2 victory points" in text and "  A  Anna   0 victory points" in text
+    assert text.endswith("game over: B Ben wins with 2 victory points\n")
+    assert "end:   A cannot place a stone (4.1): B wins with 2 victory" in text
     html = show(path, "html")
-    assert "Victory points: A 0, B 1" in html
-    assert "Game over: B Ben wins with 1 victory point" in html
+    assert "Victory points: A 0, B 2" in html
+    assert "Game over: B Ben wins with 2 victory points" in html
 
 
-def test_moyo_end_text_singular_victory_point(build, show) -> None:
+def test_moyo_end_text_names_the_victory_points(build, show) -> None:
     data = json.loads(show(build(MOYO_CASES["finished"]), "json"))
-    assert data["end"].endswith("B wins with 1 victory point (4.2)")
+    assert data["end"].endswith("B wins with 2 victory points (4.2)")  # 1: "1 victory point", tests/test_moyo.py
 
 
 def test_moyo_horikomi_counts_moyo_stones(build, show) -> None:

@@ -256,7 +256,13 @@ def match(
     second: Annotated[Path, typer.Argument(metavar="GAME2", help="The revenge game's log.", show_default=False)],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
 ) -> None:
-    """The two-game Moyo match: each game's victory points and the total (moyo 4.2, 4.3).
+    """The two-game Moyo match: each game's points, the totals and the winner (moyo 4.2, 4.3).
+
+    A match is exactly a game and its revenge (`corr new moyo FILE --revenge-of OLD`):
+    the same puzzle, players, variant and options, with the roles swapped; anything else
+    is refused. Standard games count victory points (most wins); Horikomi games the Moyo
+    stones in one's own Shima (fewest wins, then the tie-breaks of 5.3). A game lost on
+    time or by a ruling counts from the position at that moment.
 
     \b
     Example:
@@ -272,13 +278,18 @@ def match(
     if fmt == "json":
         out(json.dumps(report, indent=2) + "\n")
         return
+    labels = {"victory_points": "victory points", "moyo_stones": "Moyo stones in own Shima"}
     for g in report["games"]:
-        points = ", ".join(f"{s} {n}" for s, n in g["victory_points"].items())
-        typer.echo(f"{g['file']}: {'-'.join(g['winners'])} won ({points})")
+        won = f"{'-'.join(g['winners'])} won" if len(g["winners"]) == 1 else "a draw"
+        if g["forfeit"]:
+            won += f", {g['forfeit']['seat']} lost {g['forfeit']['cause']}"
+        counts = "; ".join(f"{label}: " + ", ".join(f"{s} {n}" for s, n in g[key].items())
+                           for key, label in labels.items() if key in g)
+        typer.echo(f"{g['file']}: {won} ({counts})")
     total = ", ".join(f"{s} {n}" for s, n in report["total"].items())
     winners = report["winners"]
-    verdict = f"{winners[0]} wins the match" if len(winners) == 1 else "the match is tied"
-    typer.echo(f"total: {total}: {verdict}")
+    verdict = f"{winners[0]} wins the match" if len(winners) == 1 else "the match is a draw"
+    typer.echo(f"total {report['unit']}: {total}: {verdict}, on {report['decided_by']}")
 
 
 @app.command()

@@ -165,6 +165,11 @@ class Game:
         """The rule that ended the game, cited when an action comes after the end."""
         return ""
 
+    def turn_rule_for(self, state: Any) -> str:
+        """The rule a seat out of turn breaks in this position (Moyo: its draft or its
+        handicap stones have orders of their own); most games: `turn_rule`."""
+        return self.turn_rule
+
     def on_turn(self, state: Any) -> tuple[str, ...]:
         """Every seat that may act now: one in turn-based games, several in a Domino
         duel, where each seat plays its own board at its own pace."""
@@ -235,20 +240,22 @@ class Game:
         return self.describe(state)
 
     # --- matches (moyo 4.3); games without them keep these defaults --------------------
-    #: the options two games of one match must share, e.g. ("puzzle",); () for none
-    match_options: ClassVar[tuple[str, ...]] = ()
-
     @classmethod
     def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
-        """The options of a finished game's rematch."""
+        """The options of a finished game's rematch: the same game with every role swapped.
+        A match is exactly a game and its revenge, so two games make a match only when
+        one's options are the other's `revenge_options`."""
         raise UsageError(f"{cls.title} has no revenge games")
 
-    def match_points(self, state: Any) -> dict[str, int]:
-        """What a finished game adds to its seats' match totals."""
+    def match_points(self, state: Any, forfeit: str | None = None) -> dict[str, Any]:
+        """What a finished game adds to the match, as JSON-ready {what: {seat: n}}
+        (Moyo: {"victory_points": {"A": 0, "B": 3}}). `forfeit` is the seat that lost by
+        a timeout or a ruling (the Replay knows it, the state does not)."""
         raise UsageError(f"{self.title} has no matches")
 
-    def match_winners(self, points: list[dict[str, int]]) -> tuple[tuple[str, ...], dict[str, int]]:
-        """The match's winners and totals from each game's `match_points`."""
+    def match_winners(self, points: list[dict[str, Any]]) -> dict[str, Any]:
+        """The match from each game's `match_points`: {"total": {seat: n}, "unit": ...,
+        "winners": [...] (all seats: a draw), "decided_by": "..."}."""
         raise UsageError(f"{self.title} has no matches")
 
     def owners(self, state: Any) -> dict[int, str]:

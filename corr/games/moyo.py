@@ -13,15 +13,16 @@ from typing import Any
 from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
-from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
+from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, digits_of, name
 from corr.notation import Placement, ShimaPick
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
 
 AZUMAYA = 5  # 1.1 / 1.3: the centre field, or the middle row or column
 #: 1.2 / 1.3: named divisions, as keypad-order strings of L (light), D (dark), N (neutral)
 DIVISIONS = {"standard": "DLDDNLLDL", "corners": "LDLDNDLDL"}
-#: 2.3: the draft order, A one, B two, A two, B two, A one (eight picks for eight Shima)
-DRAFT_ORDER = "ABBAABBA"
+#: 2.3: the draft order, A one, B two, A two, B two, A one (eight picks for eight Shima),
+#: by the seat that picks first (option first_pick; 4.3: a revenge swaps it)
+DRAFT_ORDER = {"A": "ABBAABBA", "B": "BAABBAAB"}
 #: the cells of each area (index 0 unused), by the `units` option (1.3)
 AREA_CELLS: dict[str, list[tuple[int, ...]]] = {
     "fields": FIELD_CELLS,
@@ -46,6 +47,11 @@ class MoyoState:
     over: bool = False
     winners: tuple[str, ...] = ()
     last_cell: int | None = None
+    #: 4.2: the seat that placed the newest stone, and the board before its run of stones
+    #: began (right after the other seat's last stone). Not part of the position's hash:
+    #: it is history, replayed from the log like everything else.
+    last_by: str | None = None
+    run_start: bytes | None = None
 
 
 def other(seat: str) -> str:
@@ -69,8 +75,12 @@ class Moyo(Game):
         "first": Option("A", ("A", "B"), "the seat moving first (2.2)"),
         "handicap": Option("0", None, "stones the weaker seat places into the Azumaya before the opening (2.4)"),
         "handicap_by": Option("B", ("A", "B"), "the weaker seat, who places the handicap stones (2.4)"),
+        "first_pick": Option(
+            "A", ("A", "B"), "division=draft: the seat that picks first (2.3); in the header only when B (4.3)"
+        ),
     }
-    record_types = frozenset({"move"})
+    #: a challenge is refused with its rule (3.3): Moyo has none to make
+    record_types = frozenset({"move", "challenge"})
     turn_types = frozenset({"move"})
     turn_rule = "moyo 2.2"
 
@@ -104,6 +114,12 @@ class Moyo(Game):
         opts["handicap"] = str(int(handicap))
         if int(handicap) and "handicap_by" not in given:
             raise UsageError("handicap needs the weaker seat: -o handicap_by=A or B (2.4)")
+        # The first pick came with revenge games (4.3): logs from before it lack the
+        # option, so its default stays out of the header and they replay unchanged.
+        if opts.pop("first_pick") == "B":
+            if opts["division"] != "draft":
+                raise UsageError("first_pick is the draft's first pick: it needs -o division=draft (2.3)")
+            opts["first_pick"] = "B"
         return opts
 
     # --- position -------------------------------------------------------------------
@@ -140,6 +156,8 @@ class Moyo(Game):
             over=state.over,
             winners=state.winners,
             last_cell=state.last_cell,
+            last_by=state.last_by,
+            run_start=state.run_start,
         )
 
     def phase(self, state: MoyoState) -> str:
@@ -155,10 +173,23 @@ class Moyo(Game):
         if state.over:
             return None
         if state.picks < 8:
-            return DRAFT_ORDER[state.picks]
+            return DRAFT_ORDER[self.opts.get("first_pick", "A")][state.picks]
         if state.handicap_left:
             return self.opts["handicap_by"]
         return state.turn
+
+    def turn_rule_for(self, state: MoyoState) -> str:
+        """The rule a seat out of turn breaks: the draft's order (2.3), the weaker seat's
+        handicap stones in a row (2.4), or taking turns (2.2)."""
+        if state.picks < 8:
+            return "moyo 2.3"
+        if state.handicap_left:
+            return "moyo 2.4"
+        return self.turn_rule
+
+    def end_rule(self, state: MoyoState) -> str:
+        """4.1: the seat on turn could not place; 5.2 (Horikomi): nothing fits anywhere."""
+        return "moyo 5.2" if self.opts["variant"] == "horikomi" else "moyo 4.1"
 
     def state_key(self, state: MoyoState) -> bytes:
         owners = "".join(o or "." for o in state.owner[1:])
@@ -210,9 +241,14 @@ class Moyo(Game):
     def shima(self, state: MoyoState, seat: str) -> list[int]:
         return [a for a in DIGITS if state.owner[a] == seat]
 
-    def open_pairs(self, state: MoyoState, seat: str) -> int:
-        """4.2 ruling: (own area, digit) pairs the area lacks with a legal place there."""
-        return sum(bin(self.placeable(state, a)).count("1") for a in self.shima(state, seat))
+    def alone(self, state: MoyoState, seat: str, board: bytes | None = None) -> int:
+        """4.2 ruling: the most stones `seat` could place one after another if it played on
+        alone from `board` (default: the board now) under the rules: into the Azumaya
+        while a stone fits there (2.4, 3.1), then into its own Shima (3.2)."""
+        grid = state.grid if board is None else Grid(list(board))
+        cells = AREA_CELLS[self.units]
+        shima = [c for a in self.shima(state, seat) for c in cells[a]]
+        return most_stones(grid.cand, cells[AZUMAYA], shima)
 
     # --- moves ----------------------------------------------------------------------
     def target_areas(self, state: MoyoState, seat: str) -> list[int]:
@@ -241,6 +277,12 @@ class Moyo(Game):
         return any(self.placeable(state, a) for a in self.target_areas(state, seat))
 
     def apply(self, state: MoyoState, action: Action) -> Outcome:
+        if action.type == "challenge":
+            raise IllegalMove(
+                "moyo 3.3",
+                "Sudoku Moyo has no challenges: a stone that breaks the Sudoku rule is never placed (3.3), "
+                "so there is no illegal stone to challenge",
+            )
         move = action.move
         if state.picks < 8:
             return self._pick(state, action)
@@ -295,6 +337,9 @@ class Moyo(Game):
         illegal = sudoku_break(grid, cell, digit, "moyo 3.3")
         if illegal is not None:
             raise illegal
+        if state.last_by != action.by:  # 4.2: a new run of stones starts here
+            state.run_start = bytes(grid.cells)
+            state.last_by = action.by
         grid.place(cell, digit)  # 3.3: solvability is not checked
         state.last_cell = cell
         if phase == "handicap":
@@ -342,41 +387,54 @@ class Moyo(Game):
         areas = set(self.shima(state, seat))
         return sum(1 for c in self.moyo_stones(state) if self.area_of(c) in areas)
 
-    def horikomi_key(self, state: MoyoState, seat: str) -> tuple[int, ...]:
-        """5.3: smaller is better: Moyo stones, then fewer of the Shima with 9, 8, ... 1 stones."""
+    def empty_places(self, state: MoyoState, seat: str) -> int:
+        """Empty places in the seat's own Shima (4.3 ruling: a Horikomi forfeit's loser
+        gets a Moyo stone on each)."""
+        cells = state.grid.cells
+        return sum(1 for a in self.shima(state, seat) for c in AREA_CELLS[self.units][a] if not cells[c])
+
+    def shima_with(self, state: MoyoState, seat: str) -> list[int]:
+        """5.3 tie-breaks: how many of the seat's Shima hold 9 stones, 8, ... 1."""
         cells = state.grid.cells
         filled = [sum(1 for c in AREA_CELLS[self.units][a] if cells[c]) for a in self.shima(state, seat)]
-        return (self.own_moyo(state, seat),) + tuple(-filled.count(n) for n in range(9, 0, -1))
+        return [filled.count(n) for n in range(9, 0, -1)]
+
+    def horikomi_key(self, state: MoyoState, seat: str) -> tuple[int, ...]:
+        """5.3: smaller is better: Moyo stones, then fewer of the Shima with 9, 8, ... 1 stones."""
+        return (self.own_moyo(state, seat),) + tuple(-n for n in self.shima_with(state, seat))
 
     def horikomi_winners(self, state: MoyoState) -> tuple[str, ...]:
         keys = {s: self.horikomi_key(state, s) for s in self.seats}
         best = min(keys.values())
         return tuple(s for s in self.seats if keys[s] == best)  # both: a draw
 
-    # --- 4.3 revenge and matches --------------------------------------------------------
-    match_options = ("puzzle",)
-
-    @classmethod
-    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
-        return revenge_options(options)
-
-    def match_points(self, state: MoyoState) -> dict[str, int]:
-        return self.victory_points(state)
-
-    def match_winners(self, points: list[dict[str, int]]) -> tuple[tuple[str, ...], dict[str, int]]:
-        return match_winners(points)
-
     def victory_points(self, state: MoyoState) -> dict[str, int]:
-        """4.2: the winner scores the stones they could still place; a loser or a draw 0."""
-        won = state.winners if len(state.winners) == 1 else ()
-        return {s: self.open_pairs(state, s) if s in won else 0 for s in self.seats}
+        """4.2 (revised ruling): the winner scores the most stones it could place one after
+        another, alone, from the position right after the loser's last stone; a loser, a
+        draw and Horikomi (nothing fits at its end) 0."""
+        won = state.winners if len(state.winners) == 1 and self.opts["variant"] != "horikomi" else ()
+        points = dict.fromkeys(self.seats, 0)
+        for winner in won:
+            # the winner's own run of stones ends the game: count from before it
+            points[winner] = self.alone(state, winner, state.run_start if state.last_by == winner else None)
+        return points
+
+    def forfeit_points(self, state: MoyoState, loser: str) -> dict[str, int]:
+        """4.3 ruling: a game lost by forfeit or timeout gives its winner the victory points
+        of the position at that moment (counted as in 4.2, from that position)."""
+        if self.opts["variant"] == "horikomi":
+            return dict.fromkeys(self.seats, 0)
+        return {s: 0 if s == loser else self.alone(state, s) for s in self.seats}
 
     def scores(self, state: MoyoState) -> dict[str, int]:
+        """Horikomi: Moyo stones in one's own Shima (5.3). Standard: victory points once the
+        game is over (4.2); while it runs, the stones each seat could still place alone -
+        what a win by forfeit would give it now (4.3)."""
         if self.opts["variant"] == "horikomi":
             return {s: self.own_moyo(state, s) for s in self.seats}
         if state.over:
             return self.victory_points(state)
-        return {s: self.open_pairs(state, s) for s in self.seats}
+        return {s: self.alone(state, s) for s in self.seats}
 
     def result(self, state: MoyoState) -> Result:
         return Result(state.over, state.winners if state.over else (), self.scores(state))
@@ -412,26 +470,329 @@ class Moyo(Game):
             "stones_left": {str(a): self.lacks(state, a) for a in DIGITS},
             "handicap_left": state.handicap_left,
         }
+        if self.opts["variant"] == "horikomi":
+            data["empty_places"] = {s: self.empty_places(state, s) for s in self.seats}
         if state.over:
             data["victory_points"] = self.victory_points(state)
             data["end"] = self.result_text(state)
         return data
 
+    # --- 4.3 revenge and matches --------------------------------------------------------
+    @classmethod
+    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
+        return revenge_options(options)
+
+    def match_points(self, state: MoyoState, forfeit: str | None = None) -> dict[str, Any]:
+        """What a finished game adds to the match (4.3): victory points (4.2), or in
+        Horikomi the Moyo stones in each seat's own Shima and, for the tie-breaks, how
+        many of its Shima hold 9, 8, ... 1 stones (5.3). `forfeit`: the seat that lost by
+        a timeout or a ruling; its game counts from the position at that moment (4.3
+        rulings: in Horikomi every empty place of the loser's Shima is a Moyo stone)."""
+        if self.opts["variant"] == "horikomi":
+            moyo = {s: self.own_moyo(state, s) for s in self.seats}
+            if forfeit is not None:
+                moyo[forfeit] = self.empty_places(state, forfeit)
+            return {"moyo_stones": moyo, "shima_with": {s: self.shima_with(state, s) for s in self.seats}}
+        if forfeit is not None:
+            return {"victory_points": self.forfeit_points(state, forfeit)}
+        return {"victory_points": self.victory_points(state)}
+
+    def match_winners(self, points: list[dict[str, Any]]) -> dict[str, Any]:
+        return match_winners(points)
+
+
+# --- 4.2 victory points: the longest run of stones one player could place alone ---------
+#
+# Which stones fit together does not depend on their order (the Sudoku rule only forbids
+# a digit twice in a unit), so in the Shima the question is: how many of the seat's empty
+# places can be filled at once without two equal digits in a row, column or field? A
+# problem is a tuple of (cell, candidate mask) pairs, cells ascending, masks non-zero:
+# only these cells and what they could take matter, so it is its own memo key. The
+# search takes the safe stones (a digit no open peer could take), splits the rest into
+# independent parts, and branches on the cell with the fewest digits - each of its
+# digits, or leaving it empty - cut off by an upper bound. While the Azumaya is open the
+# lone player must fill it first (3.1): every way of filling it until nothing more fits
+# is tried, each followed by the best Shima play.
+
+_POP: list[int] = [bin(m).count("1") for m in range(1 << 10)]
+_MASK_DIGITS: list[tuple[int, ...]] = [tuple(d for d in DIGITS if m >> d & 1) for m in range(1 << 10)]
+_PEER_BITS: list[int] = [sum(1 << p for p in PEERS[c]) for c in range(81)]
+_UNITS_OF: list[tuple[int, int, int]] = [(c // 9, 9 + c % 9, 17 + FIELD_OF[c]) for c in range(81)]
+Problem = tuple[tuple[int, int], ...]
+#: Solved problems, shared between searches (a problem is the same wherever it comes from).
+_MEMO: dict[Problem, int] = {}
+_OPENINGS: dict[tuple[Problem, Problem], int] = {}
+_MEMO_MAX = 200_000
+
+
+def most_stones(cand: list[int], azumaya: tuple[int, ...], shima: list[int]) -> int:
+    """The most stones a lone player could place one after another: while any stone fits
+    the Azumaya (the cells `azumaya`) only there, then on the cells `shima`; `cand` holds
+    each cell's candidate mask."""
+    if len(_MEMO) > _MEMO_MAX:
+        _MEMO.clear()
+        _OPENINGS.clear()
+    rest: Problem = tuple(sorted((c, cand[c]) for c in shima if cand[c]))
+    order = [c for c in azumaya if cand[c]]
+    if not order:
+        return _most(rest)
+    key = (tuple((c, cand[c]) for c in order), rest)
+    got = _OPENINGS.get(key)
+    if got is None:
+        got = _OPENINGS[key] = _opening(order, {c: cand[c] for c in order}, rest)
+    return got
+
+
+def _opening(order: list[int], masks: dict[int, int], rest: Problem) -> int:
+    """The best of every way to fill the open Azumaya cells `order` until no stone fits
+    there (3.1), each followed by the most stones on the Shima problem `rest`."""
+    best = 0
+
+    def fill(i: int, masks: dict[int, int], skipped: tuple[int, ...], rest: Problem, placed: int) -> None:
+        """Azumaya cell order[i] on: each digit it may take, or left empty for good (then
+        nothing may fit it once the Azumaya is closed)."""
+        nonlocal best
+        later = 0  # what the cells still to decide could take: all that can close a skipped one
+        for c in order[i:]:
+            later |= masks[c]
+        if any(masks[c] & ~later for c in skipped):
+            return  # a skipped cell keeps a digit nothing can take away: the Azumaya never closes
+        if i == len(order):
+            best = max(best, placed + _most(rest))
+            return
+        if _beaten(rest, best - placed - sum(1 for c in order[i:] if masks[c])):
+            return
+        cell = order[i]
+        mask = masks[cell]
+        if not mask:  # nothing fits here any more
+            fill(i + 1, masks, skipped, rest, placed)
+            return
+        peers = _PEER_BITS[cell]
+        for d in _MASK_DIGITS[mask]:
+            bit = 1 << d
+            after = {c: m & ~bit if peers >> c & 1 else m for c, m in masks.items()}
+            after[cell] = 0
+            fill(i + 1, after, skipped, _place(rest, cell, d), placed + 1)
+        fill(i + 1, masks, skipped + (cell,), rest, placed)
+
+    fill(0, masks, (), rest, 0)
+    return best
+
+
+def _place(problem: Problem, cell: int, digit: int) -> Problem:
+    """The problem after `digit` goes on `cell`: the cell leaves, its peers lose the digit."""
+    bit = 1 << digit
+    peers = _PEER_BITS[cell]
+    out = []
+    for c, m in problem:
+        if c != cell:
+            if m & bit and peers >> c & 1:
+                m ^= bit
+                if not m:
+                    continue
+            out.append((c, m))
+    return tuple(out)
+
+
+def _bound(problem: Problem) -> int:
+    """A quick upper bound on the stones a problem takes: in each row (column, field) no
+    more than its open cells and than the digits they could take; each digit no more
+    often than the rows (columns, fields) it could go in."""
+    union = [0] * 27
+    count = [0] * 27
+    where = [[0, 0, 0] for _ in range(10)]
+    for c, m in problem:
+        r, k, f = _UNITS_OF[c]
+        union[r] |= m
+        union[k] |= m
+        union[f] |= m
+        count[r] += 1
+        count[k] += 1
+        count[f] += 1
+        for d in _MASK_DIGITS[m]:
+            spots = where[d]
+            spots[0] |= 1 << r
+            spots[1] |= 1 << k
+            spots[2] |= 1 << f
+    best = len(problem)
+    for lo in (0, 9, 18):
+        best = min(best, sum(min(count[u], _POP[union[u]]) for u in range(lo, lo + 9)))
+    per_digit = sum(min(bin(r).count("1"), bin(k).count("1"), bin(f).count("1")) for r, k, f in where[1:])
+    return min(best, per_digit)
+
+
+def _tight_bound(problem: Problem) -> int:
+    """A closer upper bound, dearer to compute: in each row (column, field) no more than a
+    matching of its open cells to distinct digits they could take."""
+    units: list[list[int]] = [[] for _ in range(27)]
+    for c, m in problem:
+        r, k, f = _UNITS_OF[c]
+        units[r].append(m)
+        units[k].append(m)
+        units[f].append(m)
+    return min(sum(_matching(units[u]) for u in range(lo, lo + 9)) for lo in (0, 9, 18))
+
+
+def _beaten(problem: Problem, best: int) -> bool:
+    """Whether the problem surely takes no more than `best` stones (the quick bound
+    first, the closer one only when the quick one does not tell)."""
+    return _bound(problem) <= best or _tight_bound(problem) <= best
+
+
+def _matching(masks: list[int]) -> int:
+    """The most cells of one unit that can take distinct digits at once (a maximum
+    matching of cells to digits, by augmenting paths)."""
+    n = len(masks)
+    if n < 2 or min(_POP[m] for m in masks) >= n:
+        return n  # every cell has digits enough whatever the others take
+    union = 0
+    for m in masks:
+        union |= m
+    if _POP[union] == 1:
+        return 1
+    taken: dict[int, int] = {}  # digit -> index of the cell that has it
+    seen = [0]  # digits tried in the current search for an augmenting path
+
+    def augment(i: int) -> bool:
+        for d in _MASK_DIGITS[masks[i] & ~seen[0]]:
+            if seen[0] >> d & 1:
+                continue
+            seen[0] |= 1 << d
+            j = taken.get(d)
+            if j is None or augment(j):
+                taken[d] = i
+                return True
+        return False
+
+    count = 0
+    for i in range(len(masks)):
+        seen[0] = 0
+        count += augment(i)
+    return count
+
+
+def _most(problem: Problem) -> int:
+    """The most of the problem's cells that can be filled together."""
+    got = _MEMO.get(problem)
+    if got is not None:
+        return got
+    count = 0
+    cells = list(problem)
+    again = True
+    while again:  # safe stones: a digit no open peer could take costs nothing
+        again = False
+        for i, (c, m) in enumerate(cells):
+            peers = _PEER_BITS[c]
+            others = 0
+            for p, pm in cells:
+                if peers >> p & 1:
+                    others |= pm
+            if m & ~others:
+                del cells[i]
+                count += 1
+                again = True
+                break
+    for part in _parts(cells):
+        count += _branch(part)
+    _MEMO[problem] = count
+    return count
+
+
+def _parts(cells: list[tuple[int, int]]) -> list[Problem]:
+    """Independent parts: cells are linked when they share a unit and a digit."""
+    n = len(cells)
+    if n < 2:
+        return [tuple(cells)] if cells else []
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        ci, mi = cells[i]
+        peers = _PEER_BITS[ci]
+        for j in range(i + 1, n):
+            cj, mj = cells[j]
+            if mi & mj and peers >> cj & 1:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(cells[i])
+    return [tuple(g) for g in groups.values()]
+
+
+def _branch(problem: Problem) -> int:
+    """Decide one cell - the one with the fewest digits, then the most rivals - every
+    way, keeping the best; a branch that cannot beat the best so far is skipped."""
+    got = _MEMO.get(problem)
+    if got is not None:
+        return got
+    if len(problem) == 1:
+        return 1
+    top = _bound(problem)
+    pick, pick_key = 0, (99, 0)
+    for i, (c, m) in enumerate(problem):
+        peers = _PEER_BITS[c]
+        key = (_POP[m], -sum(1 for p, pm in problem if pm & m and peers >> p & 1))
+        if key < pick_key:
+            pick, pick_key = i, key
+    cell, mask = problem[pick]
+    best = 0
+    for d in _MASK_DIGITS[mask]:
+        child = _place(problem, cell, d)
+        if not _beaten(child, best - 1):
+            best = max(best, 1 + _most(child))
+            if best >= top:
+                break
+    if best < top:
+        child = problem[:pick] + problem[pick + 1:]
+        if not _beaten(child, best):
+            best = max(best, _most(child))
+    _MEMO[problem] = best
+    return best
+
 
 # --- 4.3 revenge and matches ---------------------------------------------------------
 def revenge_options(options: dict[str, str]) -> dict[str, str]:
-    """4.3: the rematch's options: the same puzzle and rules, colours and first move swapped."""
+    """4.3: the rematch's options: the same puzzle and rules, every role swapped - light
+    and dark, the first move and, after a draft, the first pick."""
     again = dict(options)
     again["light"] = other(options.get("light", "A"))
     again["first"] = other(options.get("first", "A"))
+    again.pop("first_pick", None)
+    if options.get("division") == "draft" and options.get("first_pick", "A") == "A":
+        again["first_pick"] = "B"  # stored only when B (see Moyo.resolve_options)
     return again
 
 
-def match_winners(points: list[dict[str, int]]) -> tuple[tuple[str, ...], dict[str, int]]:
-    """4.3: a match of two games is won on total victory points (both seats on a tie)."""
-    total: dict[str, int] = {}
-    for game in points:
-        for seat, n in game.items():
-            total[seat] = total.get(seat, 0) + n
-    best = max(total.values())
-    return tuple(s for s in sorted(total) if total[s] == best), total
+def match_winners(points: list[dict[str, Any]]) -> dict[str, Any]:
+    """4.3: the match of a game and its revenge. Standard: the most victory points over
+    both games win. Horikomi (ruling): the fewest Moyo stones in one's own Shima over both
+    games, then the tie-breaks of 5.3 over both games together (more Shima with 9 stones,
+    then 8, ... 1); still tied, a draw (both seats win)."""
+    if "victory_points" in points[0]:
+        seats = sorted(points[0]["victory_points"])
+        total = {s: sum(g["victory_points"][s] for g in points) for s in seats}
+        best = max(total.values())
+        winners = [s for s in seats if total[s] == best]
+        decided_by = "most victory points (4.3)" if len(winners) == 1 else "equal victory points (4.3)"
+        return {"total": total, "unit": "victory points", "winners": winners, "decided_by": decided_by}
+    seats = sorted(points[0]["moyo_stones"])
+    total = {s: sum(g["moyo_stones"][s] for g in points) for s in seats}
+    shima_with = {s: [sum(g["shima_with"][s][i] for g in points) for i in range(9)] for s in seats}
+    keys = {s: (total[s],) + tuple(-n for n in shima_with[s]) for s in seats}
+    best = min(keys.values())
+    winners = [s for s in seats if keys[s] == best]
+    decided_by = "fewest Moyo stones in one's own Shima over both games (4.3)"
+    if len(set(total.values())) == 1:
+        level = next((i for i in range(1, 10) if len({k[i] for k in keys.values()}) > 1), None)
+        if level is None:
+            decided_by = "equal Moyo stones, and equal in every tie-break of 5.3 over both games (4.3)"
+        else:
+            what = "completely filled Shima" if level == 1 else f"Shima with {10 - level} stones"
+            decided_by = f"equal Moyo stones, more {what} over both games (4.3, 5.3)"
+    return {"total": total, "unit": "Moyo stones", "shima_with": shima_with, "winners": winners,
+            "decided_by": decided_by}
