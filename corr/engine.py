@@ -61,7 +61,6 @@ class Replay:
     #: rulings of the log name: a void rebuilds the position from there, not from the start
     snapshots: dict[int, tuple[Any, str | None, str]] = field(default_factory=dict)
     void_targets: frozenset[int] = frozenset()
-    void_rulings: list[tuple[int, int]] = field(default_factory=list)  # (seq, target), in log order
 
     def to_move(self) -> str | None:
         """The seat on turn, None when the game is over (also by a timeout or forfeit);
@@ -275,9 +274,9 @@ def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Replay],
     state_key = game.state_key
     sha256 = hashlib.sha256
     keys = signing_keys(log.header) | official_keys(log.header) | dealer_keys(log.header)
-    result.void_rulings = [(r.seq, r.target) for r in log.records
-                           if r.type == "ruling" and r.move == "void" and r.target is not None]
-    targets = result.void_targets = frozenset(target for _, target in result.void_rulings)
+    targets = result.void_targets = frozenset(
+        r.target for r in log.records if r.type == "ruling" and r.move == "void" and r.target is not None
+    )
     snapshots = result.snapshots
     clone = game.clone
     for index, record in enumerate(log.records):

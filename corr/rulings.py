@@ -74,21 +74,6 @@ def clock_adjustment(record: Any) -> tuple[str, int] | None:
     return decision.seat, decision.days  # type: ignore[return-value]
 
 
-def voided(records: list[Record]) -> frozenset[int]:
-    """The seqs set aside by void rulings that are not themselves voided. Walked from the
-    end: a ruling can only be voided by a later one."""
-    return _voided([(r.seq, r.target) for r in records
-                    if r.type == "ruling" and r.move == "void" and r.target is not None])
-
-
-def _voided(voids: list[tuple[int, int]]) -> frozenset[int]:
-    """`voided` from the void rulings alone, as (seq, target) in log order."""
-    out: set[int] = set()
-    for seq, target in reversed(voids):
-        if seq not in out:
-            out.add(target)
-    return frozenset(out)
-
 
 def apply(rep: engine.Replay, record: Record, index: int, *, rebuilding: bool = False) -> Outcome:
     """Check the ruling at `index` of the log and make it take effect on `rep` (replay
