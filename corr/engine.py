@@ -77,14 +77,19 @@ class Replay:
         shows, state = self.game.shows, self.state
         return [step for step in self.steps if shows(state, step.record.by, seat)]
 
-    def seen_seq(self, seat: str | None) -> int:
-        """The seq of the newest record `seat` may read (0 before any): what the seat's
-        view is of, and what its mailed reply answers."""
+    def last_seen(self, seat: str | None) -> Step | None:
+        """The newest step `seat` may read (in most games the newest step)."""
         shows, state = self.game.shows, self.state
         for step in reversed(self.steps):
             if shows(state, step.record.by, seat):
-                return step.record.seq
-        return 0
+                return step
+        return None
+
+    def seen_seq(self, seat: str | None) -> int:
+        """The seq of the newest record `seat` may read (0 before any): what the seat's
+        view is of, and what its mailed reply answers."""
+        step = self.last_seen(seat)
+        return step.record.seq if step is not None else 0
 
     def standing(self, upto: int | None = None) -> list[Record]:
         """The records before index `upto` (all replayed ones by default) that no ruling

@@ -62,10 +62,9 @@ def _last_move(rep: Replay, seat: str | None) -> dict[str, Any] | None:
     What the outcome leaves untold (a missed conquest) and an illegal move in
     as-written play are left out: noticing them is the other players' part of the game.
     """
-    steps = rep.visible(seat)
-    if not steps:
+    step = rep.last_seen(seat)
+    if step is None:
         return None
-    step = steps[-1]
     record, outcome = step.record, step.outcome
     return {
         "seq": record.seq,

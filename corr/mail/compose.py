@@ -86,12 +86,12 @@ def default_sender(rep: Any) -> str:
 def subject(rep: Any, seat: str | None = None) -> str:
     """`[corr <id>] <seq>. <move>`, naming the last record `seat` may read (`0. new
     game` before any)."""
-    steps = rep.visible(seat)
-    if not steps:
+    step = rep.last_seen(seat)
+    if step is None:
         return f"[corr {rep.header.id}] 0. new game"
     from corr.record_text import what
 
-    record = steps[-1].record
+    record = step.record
     return f"[corr {rep.header.id}] {record.seq}. {what(record)}"
 
 
