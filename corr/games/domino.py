@@ -136,6 +136,7 @@ class Domino(Game):
         super().__init__(options, seats, public or seed)
         self.givens = int(options["givens"])
         self.limit = None if options["time_limit"] == "none" else int(options["time_limit"])
+        self._deadline: datetime | None = None
         #: the deal where this copy knows the seed; the start alone is public (1.2)
         self.deal = deal.generate(self.seed, self.givens) if self.seed is not None else None
         written = tuple(parse_puzzle(options["start"])) if options["start"] else None
@@ -242,12 +243,15 @@ class Domino(Game):
 
     # --- the clock (6) ----------------------------------------------------------------
     def deadline(self) -> datetime | None:
-        """When the time runs out (6.1): the limit after the game's start, None without one."""
+        """When the time runs out (6.1): the limit after the game's start, None without one.
+        Read once: every record of a timed game is judged against it."""
         if self.limit is None or self.created is None:
             return None
-        from corr.timecontrol import instant
+        if self._deadline is None:
+            from corr.timecontrol import instant
 
-        return instant(self.created) + timedelta(seconds=self.limit)
+            self._deadline = instant(self.created) + timedelta(seconds=self.limit)
+        return self._deadline
 
     def seconds_left(self, at: str | None) -> int | None:
         """Seconds left on the clock at a record's time (negative: past the limit)."""
