@@ -52,10 +52,13 @@ _DIGIT_CHARS = frozenset("0123456789")
 
 # Every canonical claim list (sorted, unique fields 1..9) and its text: the constructor
 # checks membership instead of re-sorting, and the fast path looks the text up.
-_CLAIM_TEXT: dict[str, tuple[int, ...]] = {
-    ",".join(map(str, t)): t
-    for t in (tuple(f for f in range(1, 10) if bits >> (f - 1) & 1) for bits in range(1, 512))
-}
+# Each list is a shorter one (its highest field dropped) plus that field: one step each.
+_claim_lists: list[tuple[int, ...]] = [()]
+for _bits in range(1, 512):
+    _high = _bits.bit_length()
+    _claim_lists.append(_claim_lists[_bits ^ (1 << (_high - 1))] + (_high,))
+_CLAIM_TEXT: dict[str, tuple[int, ...]] = {",".join(map(str, t)): t for t in _claim_lists[1:]}
+del _claim_lists, _bits, _high
 _CLAIMS: frozenset[tuple[int, ...]] = frozenset(_CLAIM_TEXT.values()) | {()}
 
 

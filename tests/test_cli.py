@@ -728,9 +728,7 @@ def test_header_with_one_seat(corr, game) -> None:
 
 def _leaf_commands() -> list[list[str]]:
     """Every command path of the app, sub-commands included (e.g. ['mail', 'ingest'])."""
-    import typer
-
-    from corr.cli.app import app
+    from corr.cli import command
 
     found: list[list[str]] = []
 
@@ -742,8 +740,25 @@ def _leaf_commands() -> list[list[str]]:
         else:
             found.append(path)
 
-    walk(typer.main.get_command(app), [])
+    walk(command([]), [])
     return found
+
+
+def test_each_command_is_found_in_the_module_main_loads_for_it() -> None:
+    """`main` builds only the command it runs, from its module; the table must be whole."""
+    import subprocess
+    import sys
+
+    from corr.cli import COMMANDS
+
+    assert sorted(COMMANDS) == sorted({path[0] for path in _leaf_commands()})
+    for name, module in COMMANDS.items():
+        probe = (f"import sys; from corr.cli import command; c = command([{name!r}]); "
+                 f"assert {name!r} in c.commands, sorted(c.commands); "
+                 f"assert 'corr.cli.' + {module!r} in sys.modules; print(*c.commands)")
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [name]
 
 
 @pytest.mark.parametrize("path", _leaf_commands(), ids=" ".join)

@@ -7,6 +7,7 @@ usage, 2 corrupt or forged log; every error is one line on stderr, never a trace
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import sys
 
@@ -20,16 +21,17 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from corr.cli.app import app
 from corr.errors import CorrError
 
-# Importing the command modules registers their commands on `app`.
-from corr.cli import inspect as _inspect  # noqa: E402,F401
-from corr.cli import keys as _keys  # noqa: E402,F401
-from corr.cli import play as _play  # noqa: E402,F401
-from corr.cli import puzzle as _puzzle  # noqa: E402,F401
-from corr.cli import mail as _mail  # noqa: E402,F401
-from corr.cli import clock as _clock  # noqa: E402,F401
-from corr.cli import host as _host  # noqa: E402,F401
-from corr.cli import referee as _referee  # noqa: E402,F401
-from corr.cli import endings as _endings  # noqa: E402,F401
+#: The module of `corr.cli` that defines each top-level command. `main` imports only
+#: the one it runs: building every command costs more than checking the move itself.
+COMMANDS: dict[str, str] = {
+    "new": "play", "move": "play", "challenge": "play", "match": "play", "repair": "play",
+    "games": "inspect", "show": "inspect", "legal": "inspect", "log": "inspect",
+    "replay": "inspect", "audit": "inspect", "schema": "inspect",
+    "clock": "clock", "claim-timeout": "clock", "vacation": "clock",
+    "resign": "endings", "draw": "endings",
+    "host": "host", "key": "keys", "mail": "mail", "puzzle": "puzzle",
+    "compare": "referee", "referee": "referee",
+}
 
 #: Set CORR_DEBUG=1 to get the traceback of an unexpected error instead of one line.
 DEBUG_VAR = "CORR_DEBUG"
@@ -58,21 +60,39 @@ def _usage_message(err: click_exc.UsageError) -> str:
     return f"{message}{hint}"
 
 
-_command = None
+_commands: dict[str | None, object] = {}
 
 
-def command():  # type: ignore[no-untyped-def]
-    """The Click command Typer builds from `app`, built once (it takes tens of ms)."""
-    global _command
-    if _command is None:
-        _command = typer.main.get_command(app)
-    return _command
+def _name(info) -> str:  # type: ignore[no-untyped-def]
+    """A registered command's name, as Typer derives it."""
+    return info.name or info.callback.__name__.lower().replace("_", "-")
+
+
+def command(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
+    """The Click command Typer builds from `app`: only the command `argv` runs (all of
+    them for `corr --help` or a name it does not know), built once each."""
+    first = argv[0] if argv else None
+    wanted = first if first in COMMANDS else None
+    if wanted not in _commands:
+        for module in sorted({COMMANDS[wanted]} if wanted else set(COMMANDS.values())):
+            importlib.import_module(f"corr.cli.{module}")
+        if wanted is None:
+            _commands[None] = typer.main.get_command(app)
+        else:
+            whole = app.registered_commands, app.registered_groups
+            app.registered_commands = [info for info in whole[0] if _name(info) == wanted]
+            app.registered_groups = [info for info in whole[1] if info.name == wanted]
+            try:
+                _commands[wanted] = typer.main.get_group(app)
+            finally:
+                app.registered_commands, app.registered_groups = whole
+    return _commands[wanted]
 
 
 def _run(argv: list[str] | None) -> int:
     """Run the app; map every way it can end to an exit code (and an error line)."""
     try:
-        code = command().main(args=argv, prog_name="corr", standalone_mode=False)
+        code = command(sys.argv[1:] if argv is None else argv).main(args=argv, prog_name="corr", standalone_mode=False)
     except CorrError as err:
         raise _Done(err.exit_code, str(err)) from None
     except click_exc.NoArgsIsHelpError as err:
