@@ -184,6 +184,34 @@ def test_moyo_2_1_puzzle_is_required_appendix_number_or_string() -> None:
         Moyo.resolve_options({"puzzle": "12345"})
 
 
+def test_moyo_6_the_appendix_puzzles_taken_as_solvable_have_a_solution() -> None:
+    from corr.games import moyo
+    from corr.puzzles import solver
+    from corr.puzzles.appendix import APPENDIX, parse_puzzle
+
+    assert set(APPENDIX.values()) <= moyo._SOLVABLE
+    for text in APPENDIX.values():
+        assert solver.solve(parse_puzzle(text)) is not None
+
+
+def test_moyo_6_a_puzzle_is_solved_once_not_on_every_load(tmp_path, monkeypatch) -> None:
+    from corr.log import store
+    from corr.puzzles import solver
+    from corr.puzzles.appendix import APPENDIX
+
+    # appendix puzzle 1 with one given taken away: a puzzle this process has not seen
+    text = "." + APPENDIX[1][1:] if APPENDIX[1][0] != "." else APPENDIX[1][:3] + "." + APPENDIX[1][4:]
+    solved: list[int] = []
+    real = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda cells, *a, **k: solved.append(1) or real(cells, *a, **k))
+    rep = randomplay.play("moyo", ["Anna", "Ben"], {"puzzle": text}, seed=3, max_records=6)
+    path = tmp_path / "m.corr"
+    path.write_bytes(store.text(rep.log))
+    for _ in range(3):
+        assert engine.load(path).state is not None
+    assert len(solved) == 1
+
+
 def test_moyo_6_a_puzzle_without_a_solution_is_refused() -> None:
     dead = board({rc(1, 4): 1, rc(1, 5): 2, rc(1, 6): 3, rc(1, 7): 4, rc(1, 8): 5, rc(1, 9): 6,
                   rc(4, 1): 7, rc(5, 1): 8, rc(7, 1): 9})  # r1c1 takes no digit

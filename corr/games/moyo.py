@@ -15,7 +15,7 @@ from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, digits_of, name
 from corr.notation import Placement, ShimaPick
-from corr.puzzles.appendix import parse_puzzle, puzzle_text
+from corr.puzzles.appendix import APPENDIX, parse_puzzle, puzzle_text
 
 AZUMAYA = 5  # 1.1 / 1.3: the centre field, or the middle row or column
 #: 1.2 / 1.3: named divisions, as keypad-order strings of L (light), D (dark), N (neutral)
@@ -58,6 +58,21 @@ def other(seat: str) -> str:
     return "B" if seat == "A" else "A"
 
 
+#: Puzzles known to have a solution (6): the appendix's (a test solves them) and each
+#: one this process has solved, so that loading a game does not solve its puzzle again.
+_SOLVABLE: set[str] = set(APPENDIX.values())
+
+
+def _has_solution(text: str, cells: list[int]) -> bool:
+    if text not in _SOLVABLE:
+        from corr.puzzles import solver  # only a puzzle not seen before needs it
+
+        if solver.solve(cells) is None:
+            return False
+        _SOLVABLE.add(text)
+    return True
+
+
 class Moyo(Game):
     name = "moyo"
     title = "Sudoku Moyo"
@@ -91,9 +106,7 @@ class Moyo(Game):
         opts = super().resolve_options(given)
         cells = parse_puzzle(opts["puzzle"])
         opts["puzzle"] = puzzle_text(cells)
-        from corr.puzzles import solver  # only games that start need it
-
-        if solver.solve(cells) is None:  # 6 (and a clash of givens, refused by the solver)
+        if not _has_solution(opts["puzzle"], cells):  # 6 (and a clash of givens, refused by the solver)
             raise UsageError("puzzle has no solution: a puzzle with none is refused (6); `corr puzzle check` reports more")
         division = opts["division"]
         if division not in DIVISIONS and division != "draft":
