@@ -654,3 +654,21 @@ def test_a_game_is_found_by_its_id_through_a_renamed_added_or_edited_folder(tmp_
     assert find_game(games, "combat-dddd4444") == moved
     with pytest.raises(UsageError, match="unknown game combat-bbbb2222"):
         find_game(games, "combat-bbbb2222")
+
+
+def test_the_index_of_games_survives_the_sidecars_written_beside_the_logs(tmp_path: Path, monkeypatch) -> None:
+    """Each ingested message writes a sidecar beside its log; that must not make the next
+    message read every header of the folder again."""
+    from corr.mail import ingest
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for i in range(30):
+        (games / f"g{i}.corr").write_text(json.dumps({"id": f"combat-{i:08d}"}) + "\n")
+    assert ingest.find_game(games, "combat-00000007") == games / "g7.corr"
+    read: list[Path] = []
+    real = ingest._header_id
+    monkeypatch.setattr(ingest, "_header_id", lambda path: read.append(path) or real(path))
+    (games / "g7.corr.mail.json").write_text("{}")  # the folder changes, its logs do not
+    assert ingest.find_game(games, "combat-00000012") == games / "g12.corr"
+    assert len(read) == 2  # `<id>.corr` tried, then the indexed hit checked

@@ -132,16 +132,23 @@ def _header_id(path: Path) -> Any:
         return None
 
 
-#: games folder -> (its modification time, game id -> log): which log holds which game,
+#: games folder -> (the names of its logs, game id -> log): which log holds which game,
 #: read once per folder and process (the host reads every message of a pass against it)
-_INDEX: dict[str, tuple[int, dict[Any, Path]]] = {}
+_INDEX: dict[str, tuple[tuple[str, ...], dict[Any, Path]]] = {}
+
+
+def _log_names(games: Path) -> tuple[str, ...]:
+    """The logs a folder holds, by name: what the index depends on. Not the folder's
+    modification time, which every sidecar written beside a log changes."""
+    return tuple(sorted(n for n in os.listdir(games) if n.endswith(ATTACHMENT_SUFFIX)))
 
 
 def find_game(games: Path, game_id: str) -> Path:
     """The log in `games` whose header has this id: `<id>.corr` when it is that game
     (players' copies are named so), else through an index of the folder's headers,
     rebuilt when a log is added, removed or renamed there. A hit is always checked
-    against the log's header, so an index out of date only costs a rebuild."""
+    against the log's header, so an index out of date (a log replaced under the same
+    name) only costs a rebuild."""
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
     named = games / f"{game_id}{ATTACHMENT_SUFFIX}"
@@ -150,13 +157,13 @@ def find_game(games: Path, game_id: str) -> Path:
     key = str(games.resolve())
     built = False
     for fresh in (False, True):
-        stamp = os.stat(games).st_mtime_ns
+        names = _log_names(games)
         cached = _INDEX.get(key)
-        if cached is None or cached[0] != stamp or (fresh and not built):
+        if cached is None or cached[0] != names or (fresh and not built):
             index: dict[Any, Path] = {}
-            for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
-                index.setdefault(_header_id(path), path)
-            cached = _INDEX[key] = (stamp, index)
+            for name in names:
+                index.setdefault(_header_id(games / name), games / name)
+            cached = _INDEX[key] = (names, index)
             built = True
         path = cached[1].get(game_id)
         if path is not None and _header_id(path) == game_id:
