@@ -1,6 +1,6 @@
-"""Benchmarks of corr: audit throughput and `corr move` start-up, each beside a yardstick.
+"""Benchmarks of corr: audit throughput and `corr move`/`corr show` start-up, each beside a yardstick.
 
-Run:  python benchmarks/bench.py [--games N] [--quick] [--profile]
+Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N]
 
 1. Audit throughput (records/s) of `corr.audit.audit(path)` over N complete random
    Combat games (2, 3 and 4 players; conquest=claim and auto), written to a temp dir
@@ -9,9 +9,10 @@ Run:  python benchmarks/bench.py [--games N] [--quick] [--profile]
               every line: what any audit of these files must at least do;
      chess  - python-chess reading PGN games (`chess.pgn.read_game`) and pushing every
               mainline move on a board, in moves/s (skipped if python-chess is missing).
-2. `corr move` wall time on a finished-length game (a long random game minus its last
-   move, copied fresh for every run) beside `python -c "import typer, pydantic, jinja2"`,
-   plus the top `python -X importtime` offenders of `corr move`.
+2. `corr move` and `corr show` on a finished-length game (a long random game minus its
+   last move, copied fresh for every run) beside `python -c "import typer, pydantic,
+   jinja2"`: wall and CPU time of each, run in turn, with bytecode cached as in an
+   installed wheel; plus the top `python -X importtime` offenders of `corr move`.
 
 Everything is timed with time.perf_counter; audits are repeated and the best run is
 reported, subprocesses report best and median. `--quick` is a small smoke run.
@@ -159,6 +160,38 @@ def run_floor(files: list[Path]) -> int:
     return n
 
 
+#: Every game, with the options its random complete games are played with.
+EVERY_GAME = {
+    "combat": ({}, 2),
+    "moyo": ({"puzzle": "1"}, 2),
+    "cards": ({}, 3),
+    "domino": ({"seed": "5eed"}, 1),
+    "war": ({}, 2),
+}
+
+
+def every_game_ratios(n: int, folder: Path, repeat: int) -> list[tuple[str, int, float, float]]:
+    """(game, records, audit s, floor s) over n random complete games of each game."""
+    from corr import randomplay
+    from corr.log import store
+
+    rows = []
+    for game, (options, seats) in EVERY_GAME.items():
+        files = []
+        for i in range(n):
+            rep = randomplay.play(game, PLAYERS[:seats], dict(options), seed=i)
+            path = folder / f"{game}-{i:03d}.corr"
+            path.write_bytes(store.text(rep.log))  # complete: a hidden game ends in its reveal
+            files.append(path)
+        run_audits(files[:3])
+        t_audit, bad = best_of(repeat, lambda: run_audits(files))
+        if bad:
+            print(f"WARNING: {bad} {game} games did not audit as intact")
+        t_floor, records = best_of(repeat, lambda: run_floor(files))
+        rows.append((game, records, t_audit, t_floor))
+    return rows
+
+
 def run_chess(pgns: list[str]) -> int:
     import chess.pgn
 
@@ -301,6 +334,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"audit/floor = {ratio:.2f}x  (aim <= 2.5x: {'ok' if ratio <= 2.5 else 'MISSED'})")
         if chess_rate is not None:
             print(f"audit/chess = {audit_rate / chess_rate:.2f}x  (records/s per chess move/s)")
+
+        print()
+        print(f"{'audit of every game (%d random complete games each)' % (10 if args.quick else 50):<52}"
+              f"{'records':>8}{'audit/rec':>11}{'floor/rec':>11}{'audit/floor':>13}")
+        for game, recs, t_a, t_f in every_game_ratios(10 if args.quick else 50, folder, repeat):
+            r = t_a / t_f
+            print(f"{game:<52}{recs:>8}{t_a / recs * 1e6:>9.1f}us{t_f / recs * 1e6:>9.1f}us{r:>12.2f}x"
+                  f"  (aim <= 2.5x: {'ok' if r <= 2.5 else 'MISSED'})")
 
         if args.profile:
             import cProfile

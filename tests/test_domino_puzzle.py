@@ -430,3 +430,46 @@ def test_domino_7_1_deal_is_frozen() -> None:
     with pytest.raises(AttributeError):
         deal.start = deal.solution  # type: ignore[misc]
     assert isinstance(deal.order, tuple) and isinstance(deal.start, tuple)
+
+
+def _peel_by_recounting(seed: str, cells: list[int], givens: int) -> list[int]:
+    """7.1's peel as first written: every docking stone recounted after each removal."""
+    from corr.dealer import draw
+    from corr.geometry import CELLS
+    from corr.puzzles.domino import _docks_when_empty
+
+    board = list(cells)
+    stones = sum(1 << c for c in CELLS if board[c])
+    to_remove = stones.bit_count() - givens
+    removed: list[int] = []
+    options = [[c for c in CELLS if board[c] and _docks_when_empty(board, c)]]
+    dead: set[int] = set()
+    k = 0
+    while len(removed) < to_remove:
+        if not options[-1]:
+            dead.add(stones)
+            options.pop()
+            back = removed.pop()
+            board[back] = cells[back]
+            stones |= 1 << back
+            continue
+        j, k = draw(seed, "domino-peel", len(options[-1]), k)
+        cell = options[-1].pop(j)
+        if (stones & ~(1 << cell)) in dead:
+            continue
+        board[cell] = 0
+        stones &= ~(1 << cell)
+        removed.append(cell)
+        options.append([c for c in CELLS if board[c] and _docks_when_empty(board, c)])
+    return removed
+
+
+@pytest.mark.parametrize("givens", [17, 30, 45])
+def test_domino_7_1_the_peel_kept_up_to_date_deals_what_recounting_deals(givens: int) -> None:
+    """The peel updates only the stones on the emptied cell's row and column; every
+    seed must still deal exactly the game it dealt when all were recounted."""
+    from corr.puzzles.domino import peel, solution_grid
+
+    for i in range(40):
+        grid = list(solution_grid(f"seed-{i}"))
+        assert peel(f"seed-{i}", grid, givens) == _peel_by_recounting(f"seed-{i}", grid, givens)

@@ -37,6 +37,10 @@ def _approaches(cell: int) -> list[tuple[tuple[int, ...], int | None]]:
 
 
 _APPROACHES: list[list[tuple[tuple[int, ...], int | None]]] = [_approaches(c) for c in CELLS]
+#: _LINES_THROUGH[c]: the cells of c's row and column, c included.
+_LINES_THROUGH: list[frozenset[int]] = [
+    frozenset(next(r for r in ROW_CELLS if c in r)) | frozenset(next(k for k in COL_CELLS if c in k)) for c in CELLS
+]
 
 
 def _check(cells: Sequence[int]) -> None:
@@ -142,13 +146,17 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     stones = sum(1 << c for c in CELLS if board[c])  # the board as a bit mask of its stones
     to_remove = stones.bit_count() - givens
     removed: list[int] = []
-    options = [[c for c in CELLS if board[c] and _docks_when_empty(board, c)]]
+    # docks[i]: every stone that would dock once empty, on the board after i removals;
+    # options[i]: those not yet tried at that depth, in cell order (the draw's order)
+    docks = [frozenset(c for c in CELLS if board[c] and _docks_when_empty(board, c))]
+    options = [sorted(docks[0])]
     dead: set[int] = set()  # boards with no way on, as masks
     k = 0
     while len(removed) < to_remove:
         if not options[-1]:  # a dead end: put the last stone back and choose differently
             dead.add(stones)
             options.pop()
+            docks.pop()
             if not removed:
                 raise ValueError(f"no peel leaves {givens} stones on this board")
             back = removed.pop()
@@ -162,7 +170,12 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
         board[cell] = 0
         stones &= ~(1 << cell)
         removed.append(cell)
-        options.append([c for c in CELLS if board[c] and _docks_when_empty(board, c)])
+        # Only the stones on the emptied cell's row and column can change: a stone's
+        # docking depends on the lines through it alone.
+        lines = _LINES_THROUGH[cell]
+        now = {c for c in lines if board[c] and _docks_when_empty(board, c)}
+        docks.append((docks[-1] - lines) | now)
+        options.append(sorted(docks[-1]))
     return removed
 
 
