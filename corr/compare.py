@@ -104,10 +104,14 @@ def compare(a: Path | str, b: Path | str) -> dict[str, Any]:
 
 _RELATION = {
     "identical": "the copies are identical",
-    "a-prefix": "A is a prefix of B: B is ahead",
-    "b-prefix": "B is a prefix of A: A is ahead",
+    "a-prefix": "the first copy is a prefix of the second: the second is ahead",
+    "b-prefix": "the second copy is a prefix of the first: the first is ahead",
     "diverged": "the copies have diverged",
 }
+
+#: How the text names the copies `a` and `b`: by order and file, never by a letter that
+#: reads as a seat.
+_COPY = {"a": "first copy", "b": "second copy"}
 
 
 def text(report: dict[str, Any]) -> str:
@@ -132,5 +136,5 @@ def text(report: dict[str, Any]) -> str:
             at = f"head seq {head['seq']}, game over"
         else:
             at = f"head seq {head['seq']}, {head['to_move']} to move"
-        out.append(f"{side.upper()} {copy['file']}: {state}; {at}")
+        out.append(f"{_COPY[side]} {copy['file']}: {state}; {at}")
     return "\n".join(out) + "\n"

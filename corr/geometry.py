@@ -88,3 +88,10 @@ FIELD_NEIGHBOURS: list[tuple[int, ...]] = [()] + [
 def digits_of(mask: int) -> list[int]:
     """The digits whose bits are set in a candidate mask."""
     return [d for d in DIGITS if mask >> d & 1]
+
+
+def with_article(word: object) -> str:
+    """`a 7`, `an 8`, `an 18`, `an Immobilizer`: a number or a piece as a sentence says it."""
+    text = str(word)
+    spoken = text.isdigit() and (text[0] == "8" or (len(text) % 3 == 2 and text[:2] in ("11", "18")))
+    return ("an " if spoken or text[:1] in ("A", "E", "I", "O", "U") else "a ") + text

@@ -46,11 +46,31 @@ def short_name(text: str, width: int = SHORT_NAME) -> str:
     return "".join(kept).rstrip() + "..."
 
 
+def seat_named(seats: Any, given: str, option: str = "--for") -> str:
+    """The seat a player names on the command line: its letter (`B`, `b`) or its
+    player's name in any case (`Ben`, `ben`); `seats` are the header's."""
+    text = given.strip()
+    letters = [s.seat for s in seats]
+    if text.upper() in letters:
+        return text.upper()
+    named = [s.seat for s in seats if s.name.casefold() == text.casefold()]
+    if len(named) == 1:
+        return named[0]
+    if len(text) == 1 and not named:
+        return text.upper()  # a letter: the command says which seats there are
+    listed = ", ".join(f"{s.seat} {short_name(s.name)}" for s in seats)
+    if named:
+        raise UsageError(f"{option} {short_name(given, 40)!r}: seats {' and '.join(named)} have that name; "
+                         f"give the seat letter ({listed})")
+    raise UsageError(f"{option} {short_name(given, 40)!r}: no such seat or player (seats: {listed})")
+
+
 def viewer(rep: Replay, seat: str | None) -> str | None:
-    """`--for SEAT` checked against the game's seats (None: the public view)."""
+    """`--for SEAT` checked against the game's seats (None: the public view); a
+    player's name names its seat."""
     if seat is None:
         return None
-    letter = seat.strip().upper()
+    letter = seat_named(rep.header.seats, seat)
     if letter not in rep.game.seats:
         raise UsageError(f"--for {seat!r}: no such seat (seats: {', '.join(rep.game.seats)})")
     return letter

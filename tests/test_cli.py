@@ -255,10 +255,10 @@ def test_new_refuses_an_existing_non_log_file(corr, tmp_path: Path) -> None:
     refused(corr, path, 1, "new", "combat", path, "-p", "Anna", "-p", "Ben", words=("already exists",))
 
 
-def test_new_in_a_missing_folder(corr, tmp_path: Path) -> None:
+def test_new_in_a_missing_folder_makes_it(corr, tmp_path: Path) -> None:
     path = tmp_path / "no" / "such" / "g.corr"
-    assert_error(corr("new", "combat", path, "-p", "Anna", "-p", "Ben"), 1, str(path))
-    assert not path.parent.exists()
+    assert corr("new", "combat", path, "-p", "Anna", "-p", "Ben", "-f", "none").code == 0
+    assert path.is_file()
 
 
 # ---------------------------------------------------------------------------------
@@ -677,8 +677,9 @@ def test_show_log_replay_work(corr, base: Path) -> None:
         assert r.out and r.err == ""
 
 
-def test_schema_into_a_missing_folder(corr, tmp_path: Path) -> None:
-    assert_error(corr("schema", "--out", tmp_path / "nope"), 1, "nope", "No such file")
+def test_schema_into_a_missing_folder_makes_it(corr, tmp_path: Path) -> None:
+    assert corr("schema", "--out", tmp_path / "nope").code == 0
+    assert sorted(p.name for p in (tmp_path / "nope").iterdir()) == ["header.schema.json", "record.schema.json"]
 
 
 def test_unexpected_errors_are_one_line(corr, base: Path, monkeypatch: pytest.MonkeyPatch) -> None:

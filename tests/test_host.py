@@ -227,6 +227,7 @@ def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-unty
 
 
 def test_refuses_a_path_that_is_not_a_maildir(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+    (tmp_path / "nope").write_text("a file, not a folder\n")  # a missing Maildir is made; a file is refused
     r = corr("host", "run", "--maildir", tmp_path / "nope", "--games", hosted.games, "--smtp", hosted.config, "--once")
     assert r.code == 1 and "not a Maildir" in r.err and r.err.count("\n") == 1
 

@@ -800,6 +800,6 @@ def test_moyo_is_registered() -> None:
     assert game_class("moyo") is Moyo
 
 
-def test_moyo_describe_reports_victory_points_only_when_over() -> None:
+def test_moyo_describe_reports_victory_points_null_until_over() -> None:
     game, state = setup()
-    assert "victory_points" not in game.describe(state)
+    assert game.describe(state)["victory_points"] is None

@@ -2,10 +2,42 @@
 
 from __future__ import annotations
 
+import os
+import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Iterator, Optional
 
 import typer
+
+
+def _keep_argument_help() -> None:
+    """Let `--help` show what FILE and MOVE are: click 8.2 and later set a parameter's
+    `help` in its own constructor, after Typer's TyperArgument has set it, so the
+    arguments' help text is lost unless it is put back."""
+    from typer.core import TyperArgument
+
+    original = TyperArgument.__init__
+    if getattr(original, "keeps_help", False):
+        return
+
+    def init(self, *args, help: Optional[str] = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        original(self, *args, help=help, **kwargs)
+        if self.help is None:
+            self.help = help
+
+    init.keeps_help = True  # type: ignore[attr-defined]
+    TyperArgument.__init__ = init  # type: ignore[method-assign]
+    # click 8.5 would list the arguments a second time ("Positional arguments") beside
+    # Typer's own "Arguments" section
+    from typer.core import TyperCommand, TyperGroup
+
+    for command in (TyperCommand, TyperGroup):
+        if hasattr(command, "format_arguments"):
+            command.format_arguments = lambda self, ctx, formatter: None  # type: ignore[method-assign]
+
+
+_keep_argument_help()
 
 app = typer.Typer(
     name="corr",
@@ -22,7 +54,90 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-LogFile = Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)]
+#: The first bytes of a log read to tell a file that is no log from a damaged one.
+PEEK = 65536
+BOM = b"\xef\xbb\xbf"
+CRLF_HINT = "the file has Windows line endings (CRLF): convert it back with `corr repair`, or dos2unix"
+BOM_HINT = "the file starts with a byte order mark (BOM): remove it with `corr repair`"
+
+
+def regular_file(path: Path) -> Path:
+    """Refuse a FIFO, device or socket before anything opens it: reading one would hang
+    or never end. A missing file or a folder is left to the command, which words it."""
+    from corr.errors import UsageError
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return path
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise UsageError(f"{path}: not a regular file")
+    return path
+
+
+#: What `log_trouble` finds, as the kind of the CorruptLog a reading command raises.
+TROUBLE_KINDS = {"bom": "schema", "crlf": "noncanonical", "text": "schema"}
+
+
+def log_trouble(path: Path) -> tuple[str, str] | None:
+    """(bom, crlf or text; message) when a log's first line shows damage a person can
+    mend - Windows line endings, a byte order mark - or no log at all (plain text). None
+    when it looks like a log: the log's own checks then judge every line."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PEEK)
+    except OSError:
+        return None
+    first = head.split(b"\n", 1)[0]
+    if head.startswith(BOM):
+        return "bom", f"{path}: line 1 is not a valid corr header ({BOM_HINT})"
+    if first.endswith(b"\r") and b"\n" in head:
+        return "crlf", f"{path}: line 1 (the header) is not in canonical form: it was edited ({CRLF_HINT})"
+    if head and not first.lstrip().startswith(b"{"):
+        try:
+            first.decode()
+        except UnicodeDecodeError:
+            return None  # bytes that are not text: the reader names the fault
+        return "text", f"{path}: not a corr game log (the first line is not a corr header)"
+    return None
+
+
+def log_callback(path: Path) -> Path:
+    """Every command reading a log checks it here first: a FIFO would hang, and a log
+    with CRLF endings or a BOM, or a text file, deserves a hint rather than parser words."""
+    from corr.errors import CorruptLog
+
+    regular_file(path)
+    trouble = log_trouble(path)
+    if trouble is not None:
+        what, message = trouble
+        raise CorruptLog(message, kind=TROUBLE_KINDS[what])
+    return path
+
+
+def file_callback(path: Path) -> Path:
+    """A file argument that must not be a FIFO (Typer passes a one-parameter callback
+    the value alone)."""
+    return regular_file(path)
+
+
+def input_callback(path: Optional[Path]) -> Optional[Path]:
+    """A file a command reads that is not a log (a message, an mbox): no FIFOs."""
+    return None if path is None else regular_file(path)
+
+
+def optional_log_callback(path: Optional[Path]) -> Optional[Path]:
+    """An optional log (`--revenge-of OLD`), checked as every log is."""
+    return None if path is None else log_callback(path)
+
+
+LogFile = Annotated[
+    Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False, callback=log_callback)
+]
+#: The log `corr new` writes (it must not exist yet; missing folders are made).
+NewLogFile = Annotated[
+    Path, typer.Argument(metavar="FILE", help="The new game log (.corr file).", show_default=False)
+]
 Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 ForSeat = Annotated[
@@ -45,3 +160,85 @@ def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     if fmt not in allowed:
         raise UsageError(f"unknown format {fmt!r} (formats: {', '.join(allowed)})")
     return fmt
+
+
+def seat_of(file: Path, given: Optional[str], option: str = "--by") -> Optional[str]:
+    """The seat letter `--by`/`--for` names: the letter itself, or a player's name in any
+    case (`--by Ben`). The header is read only for a name; a letter costs nothing."""
+    if given is None:
+        return None
+    text = given.strip()
+    if len(text) == 1:
+        return text.upper()
+    from corr.log import lines
+    from corr.view import seat_named
+
+    try:
+        with open(file, "rb") as f:
+            header = lines.read_header(f.readline(PEEK).rstrip(b"\n"))
+    except (OSError, lines.LineError):
+        return text.upper()  # the command reads the log next and says what is wrong with it
+    return seat_named(header.seats, given, option)
+
+
+#: How much of what a user typed a refusal quotes back.
+ECHO = 40
+
+
+def cut(text: str, width: int = ECHO) -> str:
+    """`text` cut to `width` characters, ending in `...` when it was longer."""
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+@contextmanager
+def echoing(given: str) -> Iterator[None]:
+    """Refusals quote at most ECHO characters of what the user typed: a move pasted
+    with a whole mail after it is not worth a screenful of error."""
+    from corr.errors import CorrError
+
+    try:
+        yield
+    except CorrError as err:
+        if len(given) > ECHO:
+            message = str(err).replace(repr(given), repr(cut(given))).replace(given, cut(given))
+            err.args = (message,)
+        raise
+
+
+@contextmanager
+def folder_for(path: Path) -> Iterator[None]:
+    """Make the missing folders `path` needs, the usual way (mode from the umask); if
+    the command then fails, the folders it made are removed again: a refused command
+    changes nothing on disk."""
+    made: list[Path] = []
+    for parent in reversed([path, *path.parents]):
+        if not parent.exists():
+            made.append(parent)
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        yield
+    except BaseException:
+        for folder in reversed(made):
+            try:
+                folder.rmdir()  # only when still empty
+            except OSError:
+                break
+        raise
+
+
+def version_option(value: bool) -> None:
+    """`corr --version`: the version, and nothing else."""
+    if value:
+        from corr import __version__
+
+        typer.echo(f"corr {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def corr_options(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print corr's version and exit.", is_eager=True, callback=version_option)
+    ] = False,
+) -> None:
+    """Options of `corr` itself, before the command."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from corr.cli.app import JsonFlag, LogFile, SignKey, app, out
+from corr.cli.app import JsonFlag, LogFile, SignKey, app, out, seat_of
 
 
 def duration(seconds: int) -> str:
@@ -114,7 +114,7 @@ def claim_timeout(
         return
     if by is None and sign is None:
         raise UsageError("missing option --by: name the claiming seat (or --sign with its key)")
-    rep, records = engine.act(file, "timeout", by=by.upper() if by else None, key=sign)
+    rep, records = engine.act(file, "timeout", by=seat_of(file, by), key=sign)
     for step in rep.steps[-len(records):]:
         for event in step.outcome.events:
             typer.echo(event, err=True)
@@ -141,12 +141,13 @@ def vacation(
 
     if by is None and sign is None:
         raise UsageError("missing option --by: name the seat taking the vacation (or --sign with its key)")
+    by = seat_of(file, by)
     if by is not None:
         # Refuse early with the reason; the engine checks again under the log's lock.
         rep = engine.load(file)
         timecontrol.check_vacation(
-            rep.header, rep.standing(), by.upper(), days, clock.now(), to_move=_to_move(rep)
+            rep.header, rep.standing(), by, days, clock.now(), to_move=_to_move(rep)
         )
-    rep, records = engine.act(file, "vacation", by=by.upper() if by else None, note=str(days), key=sign)
+    rep, records = engine.act(file, "vacation", by=by, note=str(days), key=sign)
     record = records[0]
     typer.echo(f"{file}: seq {record.seq}: {record.by} is on vacation for {days} days from {record.at}")

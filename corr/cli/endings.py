@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import LogFile, SignKey, app
+from corr.cli.app import LogFile, SignKey, app, seat_of
 
 draw_app = typer.Typer(
     help="Offer, accept or decline a draw (Sudoku War).\n\nExample: corr draw offer game.corr --by A",
@@ -23,7 +23,7 @@ def _record(file: LogFile, record_type: str, by: Optional[str], sign: SignKey) -
 
     if by is None and sign is None:
         raise UsageError("missing option --by: name your seat (or --sign with its key)")
-    rep, records = engine.act(file, record_type, by=by.upper() if by else None, key=sign)
+    rep, records = engine.act(file, record_type, by=seat_of(file, by), key=sign)
     for step in rep.steps[-len(records):]:
         for event in step.outcome.events:
             typer.echo(event)

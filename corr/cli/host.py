@@ -74,8 +74,15 @@ def run(
     if interval < 0:
         raise UsageError(f"--interval should be 0 or more seconds, not {interval}")
     config = smtp.load_config(smtp_config)
+    if not games.exists():
+        raise UsageError(f"--games {games}: no such folder (the hosted games live there: "
+                         f"`corr new GAME {games / 'NAME.corr'} ...` makes it)")
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
+    if not maildir.exists():  # the mail system delivers there; until then it is empty
+        import mailbox
+
+        mailbox.Maildir(maildir, create=True)
     new_messages(maildir)  # refuse a path that is not a Maildir before anything else
 
     if once:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import LogFile, app
+from corr.cli.app import LogFile, app, folder_for, input_callback, seat_of
 
 mail_app = typer.Typer(
     help="Play by email: compose a message with the board and the log attached, send it over "
@@ -64,7 +64,7 @@ def compose(
     from corr.mail.compose import compose_file, remember
     from corr.mail.sidecar import write_bytes
 
-    msg = compose_file(file, to, sender=sender, since_seq=since)
+    msg = compose_file(file, seat_of(file, to, "--to"), sender=sender, since_seq=since)
     try:
         write_bytes(out_path, msg.as_bytes())
     except OSError as err:
@@ -97,7 +97,7 @@ def send(
     from corr.mail.compose import compose_file, remember
 
     settings = smtp.load_config(config, smtp_host, smtp_port)
-    msg = compose_file(file, to, sender=sender or settings.sender, since_seq=since)
+    msg = compose_file(file, seat_of(file, to, "--to"), sender=sender or settings.sender, since_seq=since)
     smtp.send(msg, settings)
     remember(file, msg)
     typer.echo(f"sent {msg['Subject']} to {msg['To']} via {settings.host}:{settings.effective_port}")
@@ -106,10 +106,11 @@ def send(
 @mail_app.command()
 def ingest(
     message: Annotated[Optional[Path], typer.Argument(metavar="[MSG.eml]", help="One message file.",
-                                                      show_default=False)] = None,
+                                                      show_default=False, callback=input_callback)] = None,
     games: Annotated[Path, typer.Option("--games", metavar="DIR", help="Directory of your game logs (*.corr).",
                                         show_default=False)] = Path("."),
-    mbox: Annotated[Optional[Path], typer.Option("--mbox", metavar="PATH", help="Ingest every message of an mbox.")] = None,
+    mbox: Annotated[Optional[Path], typer.Option("--mbox", metavar="PATH", help="Ingest every message of an mbox.",
+                                                 callback=input_callback)] = None,
     maildir: Annotated[Optional[Path], typer.Option("--maildir", metavar="DIR",
                                                     help="Ingest every message of a Maildir (left in place).")] = None,
     reply: Annotated[bool, typer.Option("--reply", help="Answer each refused message saying why.")] = False,
@@ -148,6 +149,9 @@ def ingest(
     given = [x for x in (message, mbox, maildir) if x is not None]
     if len(given) != 1:
         raise UsageError("give exactly one of MSG.eml, --mbox PATH or --maildir DIR")
+    if not games.exists() and not new:
+        raise UsageError(f"--games {games}: no such folder (your copies of the games live there; "
+                         "--new starts one there from an invitation)")
     if message is not None:
         try:
             with open(message, "rb") as f:
@@ -162,13 +166,25 @@ def ingest(
         from corr.mail import smtp
 
         settings = smtp.load_config(config)
+    if new:  # the games folder is where invitations become copies: made when missing
+        with folder_for(games):
+            _ingest_all(items, games, new, message is not None, reply, reply_dir, settings)
+    else:
+        _ingest_all(items, games, new, message is not None, reply, reply_dir, settings)
+
+
+def _ingest_all(items: list, games: Path, new: bool, single: bool, reply: bool,  # type: ignore[type-arg]
+                reply_dir: Optional[Path], settings) -> None:  # type: ignore[no-untyped-def]
+    """Ingest each message, one line each; a single message's refusal is the error."""
+    from corr.mail import ingest as mail_in
+
     worst = 0
     errors: list[str] = []
     for result in mail_in.iter_ingest(items, games, new):
         worst = max(worst, result.code)
         if result.ok:
             typer.echo(result.line())
-        elif message is not None:
+        elif single:
             if reply:
                 _reply(result, reply_dir or games / "outbox", settings)
             raise _error(result)

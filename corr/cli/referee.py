@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, out
+from corr.cli.app import Format, JsonFlag, LogFile, app, check_format, file_callback, out, seat_of
 
 referee_app = typer.Typer(
     help="A referee's tools: examine any record of a game, and rule on it.\n\n"
@@ -97,13 +97,13 @@ def rule(
     check_format(fmt, ("text", "html", "json", "none"))
     chosen = [d for d, on in (("uphold", uphold), ("reject", reject), ("void", void)) if on]
     if forfeit is not None:
-        chosen.append(f"forfeit {forfeit.strip().upper()}")
+        chosen.append(f"forfeit {seat_of(file, forfeit, '--forfeit')}")
     if adjust_clock is not None:
         seat, _, days = adjust_clock.partition("=")
         days = days.strip()
         if days[:1] not in ("+", "-"):
             days = "+" + days
-        chosen.append(f"adjust-clock {seat.strip().upper()}={days}")
+        chosen.append(f"adjust-clock {seat_of(file, seat, '--adjust-clock')}={days}")
     if len(chosen) != 1:
         raise UsageError("give exactly one of --uphold, --reject, --void, --forfeit SEAT, --adjust-clock SEAT=±DAYS")
     rep, _ = rulings.rule(file, seq, rulings.parse_decision(chosen[0]), reason, sign)
@@ -114,15 +114,19 @@ def rule(
 
 @app.command()
 def compare(
-    a: Annotated[Path, typer.Argument(metavar="A.corr", help="One copy of the game.", show_default=False)],
-    b: Annotated[Path, typer.Argument(metavar="B.corr", help="Another copy of the same game.", show_default=False)],
+    a: Annotated[Path, typer.Argument(metavar="COPY1.corr", help="One copy of the game (the first copy).",
+                                      show_default=False, callback=file_callback)],
+    b: Annotated[Path, typer.Argument(metavar="COPY2.corr", help="Another copy of the same game (the second copy).",
+                                      show_default=False, callback=file_callback)],
     as_json: JsonFlag = False,
 ) -> None:
     """Compare two copies of one game: common prefix, first divergent record, which
     copy verifies, and the position at each head.
 
     Exits 0 whenever both copies could be compared, identical or not (the output says
-    how they differ); 1 for two different games or a file that is not a log.
+    how they differ); 1 for two different games or a file that is not a log. The text
+    names the copies "first copy FILE" and "second copy FILE"; the JSON has them as `a`
+    and `b` (`relation` "a-prefix": the first copy is a prefix of the second).
 
     \b
     Example:

@@ -19,7 +19,7 @@ from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
-from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
+from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Move, Placement
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
 
@@ -305,7 +305,7 @@ class Cards(AsWritten, Game):
         if not why and self.blocked(state):
             seat = self.seats[state.turn]
             card = state.hands[state.turn]
-            why = f"{seat} holds {'an' if card == 8 else 'a'} {card}, which fits on no free cell (5.1)"
+            why = f"{seat} holds {with_article(card)}, which fits on no free cell (5.1)"
         if not why:
             raise IllegalMove("cards 6.2", "the dealer reveals the deal when the game ends, and the game is not over")
         state.ending = why

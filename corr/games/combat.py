@@ -39,11 +39,11 @@ class Conquest(Outcome):
     missed: tuple[int, ...] = ()  # fields conquered but not claimed (conquest=claim)
 
     def told(self) -> tuple[str, ...]:
-        return ("conquers " + ",".join(map(str, self.conquered)),) if self.conquered else ()
+        return (f"conquers {fields_text(self.conquered)}",) if self.conquered else ()
 
     def untold(self) -> tuple[str, ...]:
         # noticing a missed conquest is the other players' part of the game (3.5)
-        return ("misses " + ",".join(map(str, self.missed)),) if self.missed else ()
+        return (f"misses {fields_text(self.missed)}",) if self.missed else ()
 
     def gained(self) -> tuple[int, ...]:
         return self.conquered
@@ -51,11 +51,19 @@ class Conquest(Outcome):
     def findings(self) -> tuple[tuple[str, str], ...]:
         if not self.missed:
             return ()
-        fields = ",".join(map(str, self.missed))
-        return (("missed-conquest", f"conquered field(s) {fields} without claiming them (combat 3.5)"),)
+        return (("missed-conquest", f"conquered {fields_text(self.missed)} without claiming "
+                 f"{'it' if len(self.missed) == 1 else 'them'} (combat 3.5)"),)
 
     def highlights(self) -> dict[str, dict[str, Any]]:
         return {"conquests": {"fields": list(self.conquered)}} if self.conquered else {}
+
+
+def fields_text(fields: tuple[int, ...]) -> str:
+    """`field 3`, `fields 3 and 6`, `fields 1, 4 and 7`: fields as a sentence says them."""
+    names = [str(f) for f in fields]
+    if len(names) == 1:
+        return f"field {names[0]}"
+    return f"fields {', '.join(names[:-1])} and {names[-1]}"
 
 
 #: A placement that conquered nothing (most of them).

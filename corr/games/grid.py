@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import compress
 
 from corr.errors import IllegalMove
-from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name
+from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name, with_article
 
 _ROW = [c // 9 for c in range(81)]
 _COL = [c % 9 for c in range(81)]
@@ -194,7 +194,7 @@ def describe_clashes(digit: int, clashes: list[tuple[str, int, int]]) -> str:
     for kind, number, c in clashes:
         units.setdefault(c, []).append(f"{kind} {number}")
     parts = [f"at {name(c)} in {' and '.join(where)}" for c, where in units.items()]
-    return f"a {digit} already stands " + " and ".join(parts)
+    return f"{with_article(digit)} already stands " + " and ".join(parts)
 
 
 def sudoku_break(grid: Grid, cell: int, digit: int, rule: str) -> IllegalMove | None:

@@ -485,8 +485,9 @@ class Moyo(Game):
         }
         if self.opts["variant"] == "horikomi":
             data["empty_places"] = {s: self.empty_places(state, s) for s in self.seats}
+        # 4.2: victory points exist once the game is over; the key is there from the start
+        data["victory_points"] = self.victory_points(state) if state.over else None
         if state.over:
-            data["victory_points"] = self.victory_points(state)
             data["end"] = self.result_text(state)
         return data
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from corr.errors import IllegalMove, UsageError
 from corr.games.base import Action, Game, Option, Outcome, Result
-from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
+from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Correction, Move, PieceMove
 
 WHITE, BLACK = 1, 2
@@ -575,9 +575,7 @@ class War(Game):
         }
 
 
-def _a(word: str) -> str:
-    """`word` with its indefinite article: a 7, an 8, an Immobilizer."""
-    return ("an " if word[0] in "8AEIOU" else "a ") + word
+_a = with_article
 
 
 _RULE = {STAR: "2.2", CORRECTOR: "2.3", LEAP: "2.4", KNIGHT: "2.5", IMMOBILIZER: "2.6"}

@@ -501,6 +501,10 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None,
     if mbox is not None:
         if not mbox.is_file():
             raise UsageError(f"no such mbox: {mbox}")
+        with open(mbox, "rb") as f:  # an empty mbox is a mailbox with no mail; text is none
+            start = f.read(5)
+        if start and start != b"From ":
+            raise UsageError(f'{mbox}: not an mbox (no "From " line starts a message)')
         box: Any = mailbox.mbox(mbox, create=False)
         for i, key in enumerate(box.keys(), start=1):
             items.append((f"{mbox.name}#{i}", box.get_bytes(key)))
