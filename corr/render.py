@@ -25,9 +25,10 @@ def resource_dir(kind: str) -> Path:
     return installed if installed.is_dir() else here.parent / kind
 
 
-def _bytecode_cache():  # -> jinja2.BytecodeCache | None
+def _bytecode_cache(colour: bool = False):  # -> jinja2.BytecodeCache | None
     """Compiled templates kept between runs: corr runs once per move, and compiling the
-    templates anew each time costs more than the move itself."""
+    templates anew each time costs more than the move itself. Coloured boards keep
+    theirs apart: Jinja computes a filter of constants once, when it compiles."""
     import jinja2
 
     from corr import __version__
@@ -35,7 +36,7 @@ def _bytecode_cache():  # -> jinja2.BytecodeCache | None
     base = os.environ.get("CORR_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "corr"
     )
-    folder = os.path.join(base, f"templates-{__version__}")
+    folder = os.path.join(base, f"templates-{__version__}{'-colour' if colour else ''}")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
@@ -45,29 +46,36 @@ def _bytecode_cache():  # -> jinja2.BytecodeCache | None
     return jinja2.FileSystemBytecodeCache(folder)
 
 
-@lru_cache(maxsize=1)
-def environment():  # -> jinja2.Environment; jinja2 is imported only when rendering
+@lru_cache(maxsize=2)
+def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is imported only when rendering
+    """The template environment; `colour` gives the text boards filters that colour them
+    on a terminal (corr.term), the identity without it."""
     import jinja2
 
-    return jinja2.Environment(
+    from corr.term import filters
+
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(resource_dir("templates"))),
-        bytecode_cache=_bytecode_cache(),
+        bytecode_cache=_bytecode_cache(colour),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default=False),
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters.update(filters(colour))
+    return env
 
 
 def _template_name(game: str, fmt: str) -> str:
     return f"{game}.{'txt' if fmt == 'text' else 'html'}"
 
 
-def render_position(rep: Replay, fmt: str = "text", seat: str | None = None) -> str:
-    """A position in one of FORMATS, as `seat` sees it (None: the public view)."""
+def render_position(rep: Replay, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:
+    """A position in one of FORMATS, as `seat` sees it (None: the public view); `colour`:
+    a text board coloured for a terminal (corr.term)."""
     data = position(rep, seat)
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     context: dict[str, Any] = {"p": data, "rows": board_rows(rep, seat)}
-    return environment().get_template(_template_name(rep.header.game, fmt)).render(context)
+    return environment(colour and fmt == "text").get_template(_template_name(rep.header.game, fmt)).render(context)

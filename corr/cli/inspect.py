@@ -8,7 +8,21 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, ForSeat, JsonFlag, LogFile, app, check_format, out
+from corr.cli.app import Format, ForSeat, JsonFlag, LogFile, app, check_format, file_callback, folder_for, out
+
+Color = Annotated[
+    str,
+    typer.Option("--color", metavar="WHEN", help="Colour the text board: auto (on a terminal, unless NO_COLOR is set "
+                 "or TERM=dumb; FORCE_COLOR forces it), always or never."),
+]
+
+
+def out_board(text: str, colour: bool) -> None:
+    """A board to stdout; coloured text keeps its colour codes even when piped."""
+    if colour:
+        typer.echo(text, nl=False, color=True)
+    else:
+        out(text)
 
 
 def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
@@ -61,11 +75,24 @@ def games(as_json: JsonFlag = False) -> None:
         out(json.dumps(data, indent=2) + "\n")
         return
     for g in data:
-        typer.echo(f"{g['name']}  {g['title']}, {g['players'][0]}-{g['players'][1]} players")
+        low, high = g["players"]
+        typer.echo(f"{g['name']}  {g['title']}, {_players(low, high)}")
         for key, o in g["options"].items():
             choices = "|".join(o["choices"]) if o["choices"] else "..."
             default = "required" if o["default"] is None else f"default {o['default'] or 'none'}"
-            typer.echo(f"  -o {key}={choices}  ({default}): {o['help']}")
+            typer.echo(f"  -o {key}={choices}  ({default})  {_option_help(o['help'])}")
+
+
+def _players(low: int, high: int) -> str:
+    """`2 players`, `2-4 players`, `1 player`."""
+    count = str(low) if low == high else f"{low}-{high}"
+    return f"{count} player{'' if count == '1' else 's'}"
+
+
+def _option_help(text: str) -> str:
+    """An option's help without a leading `required:` that the listing already says."""
+    head, sep, rest = text.partition(":")
+    return rest.strip() if sep and head.strip().lower() == "required" else text
 
 
 @app.command()
@@ -74,6 +101,7 @@ def show(
     at: Annotated[Optional[int], typer.Option("--at", metavar="SEQ", help="Show the position after this seq.")] = None,
     fmt: Format = "text",
     seat: ForSeat = None,
+    color: Color = "auto",
 ) -> None:
     """Show a position: the board, scores and whose turn it is.
 
@@ -85,16 +113,21 @@ def show(
     Example:
       corr show game.corr --at 12 --format json
       corr show cards.corr --for B
+      corr show game.corr --color always | less -R
     """
+    import sys
+
     from corr.errors import UsageError
     from corr.render import render_position
+    from corr.term import wanted
     from corr.view import viewer
 
     check_format(fmt, ("text", "html", "json"))
+    colour = wanted(color, sys.stdout) and fmt == "text"
     rep = _load(file, upto=at)
     if at is not None and not 0 <= at <= len(rep.log.records):
         raise UsageError(f"--at {at} is outside the log (seq 0 to {len(rep.log.records)})")
-    out(render_position(rep, fmt, viewer(rep, seat)))
+    out_board(render_position(rep, fmt, viewer(rep, seat), colour), colour)
 
 
 @app.command()
@@ -167,29 +200,51 @@ def log_cmd(file: LogFile) -> None:
 def replay(
     file: LogFile,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    color: Color = "auto",
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="One compact JSON position per line (JSON Lines).")] = False,
 ) -> None:
     """Show every position of the game, one after another.
+
+    --format json prints one JSON document: the list of positions, seq 0 first, each
+    as `corr show --format json` prints it. --jsonl prints one position per line.
 
     \b
     Example:
       corr replay game.corr | less
+      corr replay game.corr --jsonl | jq -c '{seq, scores}'
+      corr replay game.corr --color always | less -R
     """
+    import sys
+
     from corr import engine
     from corr.render import render_position
+    from corr.term import wanted
 
     check_format(fmt, ("text", "json"))
+    colour = wanted(color, sys.stdout) and fmt == "text"
+
+    from corr.view import position
 
     def show(rep) -> None:  # type: ignore[no-untyped-def]
-        out(render_position(rep, fmt))
-        if fmt == "text":
+        if jsonl:
+            out(json.dumps(position(rep), ensure_ascii=False, separators=(",", ":")) + "\n")
+        elif fmt == "json":
+            # one list, written as it grows: `corr replay ... | head` waits for no whole game
+            item = json.dumps(position(rep), indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            out(("[\n  " if rep.seq == 0 else ",\n  ") + item)
+        else:
+            out_board(render_position(rep, fmt, colour=colour), colour)
             typer.echo("")
 
     engine.replay(_load(file).log, each=show)  # one pass, each position shown on the way
+    if fmt == "json" and not jsonl:
+        out("\n]\n")
 
 
 @app.command()
 def audit(
-    file: LogFile,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False,
+                                         callback=file_callback)],
     as_json: JsonFlag = False,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or html.")] = "text",
 ) -> None:
@@ -210,6 +265,8 @@ def audit(
 
     check_format(fmt, ("text", "json", "html"))
     report = run_audit(file)
+    if not report["intact"]:
+        _hint(file, report)
     if as_json or fmt == "json":
         out(json.dumps(report, indent=2) + "\n")
     elif fmt == "html":
@@ -222,6 +279,30 @@ def audit(
         raise typer.Exit(2)
 
 
+def _hint(file: Path, report: dict) -> None:  # type: ignore[type-arg]
+    """Word the audit's fatal finding for a person where the file says what happened:
+    a text file that is no log, or a log an editor or mail program saved with Windows
+    line endings or a byte order mark (`corr repair` undoes both)."""
+    from corr.cli.app import BOM, BOM_HINT, CRLF_HINT, log_trouble
+
+    fatal = report["findings"][-1] if report["findings"] else None
+    if fatal is None:
+        return
+    trouble = log_trouble(file)
+    if trouble is not None and trouble[0] == "text":
+        fatal["detail"] = trouble[1]
+        return
+    try:
+        with open(file, "rb") as f:
+            data = f.read()
+    except OSError:
+        return
+    if data.startswith(BOM):
+        fatal["detail"] += f" ({BOM_HINT})"
+    elif b"\r\n" in data:
+        fatal["detail"] += f" ({CRLF_HINT})"
+
+
 @app.command()
 def schema(
     out_dir: Annotated[
@@ -230,16 +311,23 @@ def schema(
 ) -> None:
     """Print (or write) the JSON Schema of the log's header and record lines.
 
+    Printed, it is one JSON object: {"header": schema, "record": schema}. With --out,
+    each goes to its own file (header.schema.json, record.schema.json); the folder is
+    made if it is missing.
+
     \b
     Example:
       corr schema --out schemas/
+      corr schema | jq .record
     """
     from corr.log.models import json_schemas
 
-    for filename, data in json_schemas().items():
-        text = json.dumps(data, indent=2) + "\n"
-        if out_dir is None:
-            out(text)
-        else:
-            (out_dir / filename).write_text(text)
-            typer.echo(f"wrote {out_dir / filename}")
+    schemas = json_schemas()
+    if out_dir is None:
+        out(json.dumps({name.split(".")[0]: data for name, data in schemas.items()}, indent=2) + "\n")
+        return
+    with folder_for(out_dir):
+        for filename, data in schemas.items():
+            (out_dir / filename).write_text(json.dumps(data, indent=2) + "\n")
+    for filename in schemas:
+        typer.echo(f"wrote {out_dir / filename}")

@@ -1,0 +1,175 @@
+"""Every game in a folder at a glance: one summary per log (`corr status`).
+
+A player with many correspondence games wants to know where it is their turn and which
+deadline comes first. Each log is replayed and summarised from its public view only
+(corr.view): the summary never shows a hidden card, whoever runs it. A log that cannot
+be read gets a summary saying why, so one damaged or hostile file never hides the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from corr.errors import CorrError, UsageError
+
+SUFFIX = ".corr"
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """One game's summary line; the fields are the keys of `corr status --json`."""
+
+    file: str
+    game: str | None = None
+    players: list[dict[str, str]] = field(default_factory=list)  # [{"seat": "A", "name": "Anna"}]
+    seq: int | None = None
+    turn: list[str] = field(default_factory=list)  # the seats that may act now; [] when over
+    yours: bool = False  # a seat on turn belongs to the player asking (--me)
+    deadline: str | None = None  # when the time of the seat on turn runs out (UTC)
+    time_left_s: int | None = None  # seconds until then; negative once it has passed
+    over: bool = False
+    result: str | None = None  # "B Ben wins", "draw between A Anna and B Ben", ...
+    error: str | None = None  # why the log could not be read; the other fields are empty
+    torn: bool = field(default=False, compare=False)  # a torn last line was left out
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        del data["torn"]
+        return data
+
+
+def logs_in(folder: Path, recursive: bool = False) -> list[Path]:
+    """The `*.corr` files of `folder` (and of its subfolders with `recursive`; symbolic
+    links to folders are not followed, so a loop cannot trap the walk), sorted. A
+    missing or unreadable `folder` is refused; an unreadable subfolder is skipped."""
+    try:
+        if not folder.is_dir():
+            raise UsageError(f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder")
+        if not recursive:
+            with os.scandir(folder) as entries:
+                return sorted(Path(e.path) for e in entries if e.name.endswith(SUFFIX))
+    except OSError as err:
+        raise UsageError(f"{folder}: cannot read the folder: {err.strerror or err}") from None
+    if not os.access(folder, os.R_OK | os.X_OK):
+        raise UsageError(f"{folder}: cannot read the folder: permission denied")
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        found += (Path(root) / f for f in files if f.endswith(SUFFIX))
+    return sorted(found)
+
+
+def printable(text: str) -> str:
+    """`text` safe for one terminal line: control characters (a newline, an escape
+    sequence in a file name or a message) shown as `?`."""
+    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+
+
+def _result(data: dict[str, Any]) -> str:
+    """The end of a game in words, from its public view: who won or drew, and how."""
+    names = {s["seat"]: f"{s['seat']} {s['short']}" for s in data["seats"]}
+    winners = [names.get(w, w) for w in data["winners"]]
+    if not winners:
+        text = "no winner"
+    elif len(winners) == 1:
+        text = f"{winners[0]} wins"
+    else:
+        text = "draw between " + ", ".join(winners[:-1]) + " and " + winners[-1]
+    forfeit = data.get("forfeit")
+    if forfeit:
+        text = f"{names.get(forfeit['seat'], forfeit['seat'])} lost {forfeit['cause']}, {text}"
+    return text
+
+
+def _deadline(rep: Any, data: dict[str, Any], turn: list[str], now: datetime) -> tuple[str | None, int | None]:
+    """The deadline of a running game and the seconds left until it: the seat on turn's
+    under correspondence time control (corr.timecontrol), else the game's own clock as
+    its public view shows it (Domino's, domino 6)."""
+    from corr import timecontrol
+
+    if rep.header.time_control is not None and turn:
+        seat = rep.to_move()
+        clock = timecontrol.clocks(rep.header, rep.standing(), seat, now).get(seat or "")
+        if clock is not None and clock["deadline"] is not None:
+            return clock["deadline"], int(clock["left"])
+    own = data.get("clock")
+    if isinstance(own, dict) and own.get("deadline"):
+        end = timecontrol.instant(own["deadline"])
+        return own["deadline"], int((end - now).total_seconds())
+    return None, None
+
+
+def seats_of(players: list[dict[str, str]], me: str | None) -> set[str]:
+    """The seats of the player named `me` (any case; several when they play several)."""
+    if not me or not me.strip():
+        return set()
+    wanted = me.strip().casefold()
+    return {p["seat"] for p in players if p["name"].strip().casefold() == wanted}
+
+
+def game_status(path: Path, me: str | None = None, now: datetime | None = None, label: str | None = None) -> GameStatus:
+    """The summary of the log at `path` (shown as `label`), for the player named `me`;
+    a summary with `error` when the log cannot be read or replayed."""
+    from corr import clock, engine
+    from corr.view import position
+
+    label = str(path) if label is None else label
+    try:
+        mode = os.stat(path).st_mode  # a FIFO or device would hang the read
+        if not stat.S_ISREG(mode):
+            return GameStatus(label, error="not a regular file" if not stat.S_ISDIR(mode) else "a folder, not a log")
+        rep = engine.load(path)
+        data = position(rep)  # the public view: no hidden card of any seat
+    except CorrError as err:
+        return GameStatus(label, error=_reason(str(err), path))
+    except OSError as err:
+        return GameStatus(label, error=f"cannot read it: {err.strerror or err}")
+    except (ValueError, RecursionError, MemoryError) as err:
+        return GameStatus(label, error=f"not a corr log ({type(err).__name__}: {err})")
+    players = [{"seat": s["seat"], "name": s["name"]} for s in data["seats"]]
+    over = bool(data["over"])
+    turn = [] if over else list(rep.on_turn())
+    deadline, left = (None, None) if over else _deadline(rep, data, turn, now or clock.now())
+    return GameStatus(
+        file=label,
+        game=rep.header.game,
+        players=players,
+        seq=data["seq"],
+        turn=turn,
+        yours=bool(seats_of(players, me) & set(turn)),
+        deadline=deadline,
+        time_left_s=left,
+        over=over,
+        result=_result(data) if over else None,
+        torn=rep.log.torn is not None,
+    )
+
+
+def _reason(message: str, path: Path) -> str:
+    """An error's message without the file name it starts with (the line names it)."""
+    prefix = f"{path}: "
+    return message[len(prefix):] if message.startswith(prefix) else message
+
+
+def order(games: list[GameStatus]) -> list[GameStatus]:
+    """Your turn first, then the nearest deadline (games without one after), then name."""
+    return sorted(games, key=lambda g: (not g.yours, g.deadline is None, g.deadline or "", g.file))
+
+
+def folder_status(folder: Path, me: str | None = None, recursive: bool = False,
+                  now: datetime | None = None) -> list[GameStatus]:
+    """Every log in `folder`, summarised and in `order`; file names relative to it."""
+    from corr import clock
+
+    now = now or clock.now()
+    games = []
+    for path in logs_in(folder, recursive):
+        label = str(path.relative_to(folder)) if recursive else path.name
+        games.append(game_status(path, me, now, label))
+    return order(games)
