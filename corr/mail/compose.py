@@ -1,9 +1,15 @@
 """Outgoing mail: one complete RFC 5322 message per move (DESIGN.md 8).
 
 `compose` builds, with the standard library only, a multipart/mixed message holding a
-multipart/alternative body (the text board, the new records as JSON lines and the whole
-move list; and the HTML board) and the log attached as `<game-id>.corr`
-(application/octet-stream, base64, so it arrives byte for byte).
+multipart/alternative body and the log attached as `<game-id>.corr`
+(application/octet-stream, base64, so it arrives byte for byte). Both parts of the body
+say the same (`letter`, rendered by templates/mail.txt and mail.html): whose turn it is,
+addressed to the recipient when it is theirs; how to answer in this game - a reply with
+the move on a line of its own, or, in a game with keys, where only signed records count,
+the commands that sign it in one's own copy and mail the log back - with one of the
+seat's legal moves as the example; the result once the game is over; the board; the
+move list. A mail client may show either part alone, so neither may lack any of it. The
+text part adds the new records as JSON lines.
 
 Every message is built from the view of the seat it goes to (`corr.view`). In a game
 with hidden information composed on the dealer's copy, that view holds the seat's own
@@ -110,44 +116,178 @@ def panel_json(panel: dict[str, Any]) -> str:
     return json.dumps(panel, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
 
 
-def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None) -> str:
-    """The text part: board (as `seat` sees it; None: the public view), the new records
-    as JSON lines, the move list."""
-    from corr.record_text import game_text
-    from corr.render import render_position
+def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None, sender: str | None = None) -> str:
+    """The text part (templates/mail.txt): whose turn it is and how to answer, the board
+    as `seat` sees it (None: the public view), the new records as JSON lines, the move
+    list as the seat may read it."""
+    from corr.render import environment
 
+    return environment().get_template("mail.txt").render(m=letter(rep, seat, since_seq, sender, "text"))
+
+
+def html_body(rep: Any, seat: str | None = None, sender: str | None = None) -> str:
+    """The HTML part (templates/mail.html): what the text part says but the JSON lines, as
+    one self-contained document with inline styles, for a mail client that shows HTML."""
+    from corr.render import environment
+
+    return environment().get_template("mail.html").render(m=letter(rep, seat, None, sender, "html"))
+
+
+#: What the instructions of a game with keys call what only the player knows: the saved
+#: message, the folder of their copies, their secret key, their SMTP settings.
+SAVED_AS = "msg.eml"
+GAMES_DIR = "~/games"
+KEY_FILE = "YOUR.key"
+SMTP_FILE = "smtp.toml"
+
+
+def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
+           fmt: str = "text") -> dict[str, Any]:
+    """What a message to `seat` says, for both parts alike: a new player must learn from
+    either part whose turn it is and how to answer in this game, and see the board and
+    the moves exactly as the seat may (`corr.view`, `Replay.visible`)."""
+    from corr.record_text import game_text, step_text
+    from corr.render import render_position
+    from corr.view import short_name
+
+    header, game = rep.header, rep.game
+    entry = next((s for s in header.seats if s.seat == seat), None)
     seen = rep.seen_seq(seat)
     since = seen - 1 if since_seq is None else since_seq
     since = max(0, min(since, seen))
-    readable = {step.record.seq for step in rep.visible(seat)}
-    new = [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw)
-           if since < record.seq <= rep.seq and record.seq in readable]
-    parts = [render_position(rep, "text", seat).rstrip("\n"), ""]
-    if seat is not None and private_panel(rep, seat):
-        from corr.view import short_name
+    visible = rep.visible(seat)
+    readable = {step.record.seq for step in visible}
+    result = rep.result()
+    attached = len(visible) == len(rep.steps)
+    return {
+        "title": game.title,
+        "id": header.id,
+        "seq": seen,
+        "to": None if entry is None else {"seat": entry.seat, "name": short_name(entry.name), "email": entry.email},
+        "turn": turn(rep, seat),
+        "reply": how_to_answer(rep, seat, sender) if seat in rep.on_turn() and not result.over else None,
+        "follow": _follow(rep, seat) if seat not in rep.on_turn() and not result.over else None,
+        "saved_as": SAVED_AS,
+        "private": bool(seat is not None and private_panel(rep, seat)),
+        "private_header": PRIVATE_HEADER,
+        "new_records": [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw)
+                        if since < record.seq <= rep.seq and record.seq in readable],
+        "attached": attached,
+        "log_name": f"{header.id}{ATTACHMENT_SUFFIX}",
+        "moves": [step_text(step, result.over) for step in visible],
+        "game_text": game_text(rep, seat).rstrip("\n"),
+        "board": _board(render_position(rep, fmt, seat), fmt),
+    }
 
-        holder = next(s for s in rep.header.seats if s.seat == seat)
-        parts += [
-            f"This message is for seat {seat} ({short_name(holder.name)}) alone: it shows your hand,",
-            f"which no other player sees (the {PRIVATE_HEADER} header carries it for corr).",
-            "",
-        ]
-    if new:
-        parts += [f"New record{'s' if len(new) > 1 else ''} (JSON lines):", *new, ""]
-    if len(readable) < rep.seq:
-        parts += [
-            "Reply with your move on the first line. The log is attached once the game is over: until then",
-            "it holds the other boards' moves, which would give away the digits to come.",
-            "",
-        ]
-    else:
-        parts += [
-            f"The log is attached as {rep.header.id}{ATTACHMENT_SUFFIX}; reply with your move on the first line,",
-            "or send your own copy of the log attached (`corr mail ingest` takes either).",
-            "",
-        ]
-    parts.append(game_text(rep, seat).rstrip("\n"))
-    return "\n".join(parts) + "\n"
+
+def _label(rep: Any, letter_: str) -> str:
+    """`Ben (B)`: a seat as the message names it."""
+    from corr.view import short_name
+
+    entry = next((s for s in rep.header.seats if s.seat == letter_), None)
+    return f"{short_name(entry.name)} ({letter_})" if entry is not None else letter_
+
+
+def turn(rep: Any, seat: str | None) -> dict[str, Any]:
+    """Whose turn it is, as the message to `seat` says it: `kind` is `yours` (the seat
+    may move), `theirs` (`movers` may), `dealer` (only the dealer's reveal is left),
+    `board-over` (a duel's seat whose own game is over while others play on) or `over`
+    (`winners`, and `forfeit` with its `cause` when a seat lost so)."""
+    result = rep.result()
+    if result.over:
+        return {
+            "kind": "over",
+            "winners": [_label(rep, w) for w in result.winners],
+            "forfeit": _label(rep, rep.forfeit) if rep.forfeit else None,
+            "cause": rep.forfeit_cause if rep.forfeit else None,
+        }
+    on_turn = rep.on_turn()
+    movers = [s for s in on_turn if s in rep.game.seats]
+    own = bool(rep.game.own_boards and len(rep.game.seats) > 1)
+    if seat in movers:
+        return {"kind": "yours", "you": _label(rep, seat), "own_board": own}
+    if own and seat is not None:  # a duel: other boards are none of this seat's business
+        return {"kind": "board-over"}
+    if not movers:
+        return {"kind": "dealer"}
+    return {"kind": "theirs", "movers": [_label(rep, s) for s in movers]}
+
+
+def example_move(rep: Any, seat: str) -> str | None:
+    """A move `seat` could make now, to show the notation by example: the first of its
+    legal moves (on the dealer's copy of a game with hidden cards, which knows them);
+    None when there is none to show."""
+    if not rep.game.dealt:
+        return None
+    moves = rep.game.legal_for(rep.state, seat)
+    return str(moves[0]) if moves else None
+
+
+def _keyed(rep: Any) -> bool:
+    """Whether moves must come as signed records (ingest refuses a move in a body then)."""
+    return any(s.key for s in rep.header.seats)
+
+
+def _sender_seats(rep: Any, sender: str | None) -> list[str]:
+    """The seats whose address the message comes from (none: a host, or nobody known)."""
+    from email.utils import parseaddr
+
+    address = parseaddr(sender or "")[1].lower()
+    return [s.seat for s in rep.header.seats if address and s.email and s.email.lower() == address]
+
+
+def how_to_answer(rep: Any, seat: str, sender: str | None = None) -> dict[str, Any]:
+    """How the seat on turn answers this message, as `corr mail ingest` takes it.
+
+    Without keys (`how` = `body`): a reply from the seat's own address with the move on a
+    line of its own, keeping the Subject (its seq is the position answered); a copy of
+    the log with the move in it is taken as well when the message attaches the log. With
+    keys (`signed`): only a signed record counts, so the seat takes the message into its
+    copy, moves there with its key, and mails the log back - with `corr mail send` to the
+    seats when the message came from one (players keeping copies), else as a reply with
+    the log attached (a host reads its mailbox)."""
+    example = example_move(rep, seat)
+    entry = next(s for s in rep.header.seats if s.seat == seat)
+    answer: dict[str, Any] = {"example": example, "seq": rep.seen_seq(seat), "address": entry.email}
+    if not _keyed(rep):
+        hidden = rep.game.is_hidden(rep.game.opts)  # moves are made on the dealer's copy alone
+        answer.update(how="body", attach=not hidden and len(rep.visible(seat)) == len(rep.steps))
+        return answer
+    copy = f"{GAMES_DIR}/{rep.header.id}{ATTACHMENT_SUFFIX}"
+    from_seats = [s for s in _sender_seats(rep, sender) if s != seat]
+    to = [s.seat for s in rep.header.seats if s.seat != seat and s.email] if from_seats else []
+    quoted = f'"{example}"' if example else '"MOVE"'
+    commands = [
+        f"corr mail ingest {SAVED_AS} --games {GAMES_DIR} --new",
+        f"corr move {copy} {quoted} --sign {KEY_FILE}",
+        *(f"corr mail send {copy} --to {s} --config {SMTP_FILE}" for s in to),
+    ]
+    answer.update(how="signed", log_copy=copy, commands=commands, send_to=to, saved_as=SAVED_AS,
+                  key_file=KEY_FILE, smtp_file=SMTP_FILE)
+    return answer
+
+
+def _follow(rep: Any, seat: str | None) -> list[str] | None:
+    """What a seat not on turn runs to keep its copy in step: in a game with keys every
+    player keeps one (it signs its moves there); otherwise nothing is asked."""
+    if seat is None or not _keyed(rep):
+        return None
+    return [f"corr mail ingest {SAVED_AS} --games {GAMES_DIR} --new"]
+
+
+_BODY = re.compile(r"<body[^>]*>(.*)</body>", re.DOTALL | re.IGNORECASE)
+
+
+def _board(rendered: str, fmt: str) -> Any:
+    """The board for a message part. An HTML board is a whole document (what
+    `corr show --format html` prints); the mail's HTML part is one document of its own,
+    so it takes the board's body, marked safe: it is corr's own autoescaped output."""
+    if fmt != "html":
+        return rendered.rstrip("\n")
+    from markupsafe import Markup
+
+    found = _BODY.search(rendered)
+    return Markup((found.group(1) if found else rendered).strip("\n"))
 
 
 def log_bytes(rep: Any) -> bytes:
@@ -168,10 +308,9 @@ def compose(
     sees it: in a game with hidden information, its own card and no one else's.
 
     `previous_message_id` threads it (In-Reply-To, References) to the game's previous
-    message; `references` is that message's References chain when known.
+    message; `references` is that message's References chain when known. Both parts
+    say the same (`letter`): whose turn it is, how to answer, the board, the moves.
     """
-    from corr.render import render_position
-
     seat = _seat(rep, to_seat)
     if not seat.email:
         raise UsageError(f"seat {seat.seat} ({seat.name}) has no email address in the header of {rep.log.path}")
@@ -196,8 +335,8 @@ def compose(
     if panel:
         msg[FOR_HEADER] = seat.seat
         msg[PRIVATE_HEADER] = panel_json(panel)
-    msg.set_content(plain_body(rep, since_seq, seat.seat), subtype="plain", charset="utf-8")
-    msg.add_alternative(render_position(rep, "html", seat.seat), subtype="html", charset="utf-8")
+    msg.set_content(plain_body(rep, since_seq, seat.seat, str(msg["From"])), subtype="plain", charset="utf-8")
+    msg.add_alternative(html_body(rep, seat.seat, str(msg["From"])), subtype="html", charset="utf-8")
     if len(rep.visible(seat.seat)) == len(rep.steps):  # a running duel keeps the others' moves (domino 1.2)
         maintype, subtype = ATTACHMENT_TYPE
         msg.add_attachment(

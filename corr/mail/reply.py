@@ -55,7 +55,7 @@ def refusal_reply(result: Result, sender: str | None = None) -> EmailMessage | N
     reply.set_content(
         "corr did not take your message:\n\n"
         f"  {flat(result.message, 2000)}\n\n"
-        "Nothing was changed in the game log. Reply to the game's latest message with your move\n"
-        "on the first line, or attach your copy of the log.\n"
+        "Nothing was changed in the game log. Answer the game's latest message as it says:\n"
+        "it tells whose move it is and how to send one in this game.\n"
     )
     return reply
