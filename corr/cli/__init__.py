@@ -30,7 +30,8 @@ COMMANDS: dict[str, str] = {
     "clock": "clock", "claim-timeout": "clock", "vacation": "clock",
     "resign": "endings", "draw": "endings",
     "host": "host", "key": "keys", "mail": "mail", "puzzle": "puzzle",
-    "compare": "referee", "referee": "referee",
+    "compare": "referee", "referee": "referee", "play": "terminal",
+    "status": "status", "bot": "bots",
 }
 
 #: Set CORR_DEBUG=1 to get the traceback of an unexpected error instead of one line.
@@ -40,15 +41,32 @@ DEBUG_VAR = "CORR_DEBUG"
 class _Done(Exception):
     """How `_run` hands `main` the exit code and the one line of an error."""
 
-    def __init__(self, code: int, message: str | None = None) -> None:
+    def __init__(self, code: int, message: str | None = None, cells: tuple[int, ...] = ()) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.cells = cells  # a refused move's cells: the one played, then those it clashes with
 
 
 def one_line(text: str) -> str:
     """A message folded onto one line (an error is always exactly one line)."""
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def _clashes_shown(line: str, cells: tuple[int, ...]) -> str:
+    """A refusal's line with the tiles the move clashes with highlighted, when stderr is
+    a terminal that takes colour (corr.term); the line unchanged otherwise."""
+    if not cells:
+        return line
+    from corr.term import paint, wanted
+
+    if not wanted("auto", sys.stderr):
+        return line
+    from corr.geometry import name
+
+    for cell in dict.fromkeys(cells[1:] or cells):  # only the cell played: the tile in the way
+        line = line.replace(name(cell), paint(name(cell), "clash"))
+    return line
 
 
 def _usage_message(err: click_exc.UsageError) -> str:
@@ -94,7 +112,7 @@ def _run(argv: list[str] | None) -> int:
     try:
         code = command(sys.argv[1:] if argv is None else argv).main(args=argv, prog_name="corr", standalone_mode=False)
     except CorrError as err:
-        raise _Done(err.exit_code, str(err)) from None
+        raise _Done(err.exit_code, str(err), tuple(getattr(err, "cells", ()))) from None
     except click_exc.NoArgsIsHelpError as err:
         # A bare `corr`: the overview is what the user needs, not an error.
         typer.echo(err.format_message())
@@ -125,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
         code = _run(argv)
     except _Done as done:
         if done.message is not None:
-            print(f"corr: error: {one_line(done.message)}", file=sys.stderr)
+            print(f"corr: error: {_clashes_shown(one_line(done.message), done.cells)}", file=sys.stderr)
         sys.exit(done.code)
     except KeyboardInterrupt:
         print("corr: interrupted", file=sys.stderr)

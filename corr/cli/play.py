@@ -7,7 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, LogFile, SignKey, app, check_format, out
+from corr.cli.app import (
+    Format, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
+    out, seat_of,
+)
 
 
 def _parse_options(pairs: list[str]) -> dict[str, str]:
@@ -25,7 +28,7 @@ def _parse_options(pairs: list[str]) -> dict[str, str]:
 @app.command()
 def new(
     game: Annotated[str, typer.Argument(metavar="GAME", help="Game name (see `corr games`).", show_default=False)],
-    file: LogFile,
+    file: NewLogFile,
     player: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -48,7 +51,8 @@ def new(
     revenge_of: Annotated[
         Optional[Path],
         typer.Option(
-            "--revenge-of", metavar="OLD", help="Moyo: the rematch of a finished game, roles swapped (moyo 4.3)."
+            "--revenge-of", metavar="OLD", help="Moyo: the rematch of a finished game, roles swapped (moyo 4.3).",
+            callback=optional_log_callback,
         ),
     ] = None,
     referee: Annotated[
@@ -69,6 +73,11 @@ def new(
         Optional[Path],
         typer.Option("--dealer-key", metavar="KEY", help="Games with hidden cards: the host's private key, "
                      "which signs the dealer's records (needs --host and --host-key)."),
+    ] = None,
+    bot: Annotated[
+        Optional[list[str]],
+        typer.Option("--bot", metavar="SEAT=LEVEL", help="Make a seat the computer's (random, greedy or strong); "
+                     "it answers every `corr move`. Repeatable."),
     ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
 ) -> None:
@@ -94,6 +103,7 @@ def new(
       corr new cards cards.corr -p Anna -p Ben -p Cleo -o end=hands
       corr new domino practice.corr -p Anna -o seed=daily-2026-11-30 -o time_limit=none
       corr new domino duel.corr -p Anna -p Ben -o givens=40
+      corr new combat game.corr -p Anna -p Computer --bot B=strong
     """
     from corr import engine
     from corr.errors import UsageError
@@ -124,7 +134,22 @@ def new(
 
             time_control = timecontrol.parse(time)
         officials = _officials(referee, referee_key, host, host_key)
-    rep = engine.new_game(file, game, player, options, keys, time_control, officials, dealer_key)
+        _check_names(player, referee, host)
+    computer = _computer_seats(game, bot or [], len(player), keys)
+    with folder_for(file.parent):
+        rep = engine.new_game(file, game, player, options, keys, time_control, officials, dealer_key)
+        if computer:
+            from corr.bots import seats
+
+            try:
+                seats.write(file, computer)
+            except BaseException:  # nothing of a game that could not start stays behind
+                from corr.dealer import secret_path
+
+                file.unlink()
+                if rep.game.hidden:
+                    secret_path(file).unlink(missing_ok=True)
+                raise
     unsigned = [s.seat for s in rep.header.seats if s.email and not s.key]
     if unsigned:
         typer.echo(f"note: seat{'s' if len(unsigned) > 1 else ''} {', '.join(unsigned)} play by mail without a key: "
@@ -134,7 +159,44 @@ def new(
         from corr.dealer import secret_path
 
         typer.echo(f"dealer: the seed is in {secret_path(file)} (keep it; never mail it)", err=True)
+    if computer:
+        from corr.cli.bots import answered
+
+        answered(file, rep, fmt, None)  # a computer seat on turn at the start moves at once
+        return
     _after(rep, fmt)
+
+
+def _computer_seats(game: str, specs: list[str], players: int, keys: dict[str, str]) -> dict[str, str]:
+    """--bot SEAT=LEVEL checked against the new game's seats before anything is written."""
+    if not specs:
+        return {}
+    from corr.bots import seats
+
+    letters = [chr(ord("A") + i) for i in range(players)]
+    levels = dict(seats.parse_bot(spec, letters) for spec in specs)
+    seats.check(levels, game, letters, [s for s, k in keys.items() if k])
+    return levels
+
+
+#: The longest name the log's header takes for a player, referee or host (its schema).
+NAME_MAX = 200
+
+
+def _check_names(players: list[str], referee: str | None, host: str | None) -> None:
+    """Names the header would refuse, refused in the words of the rule rather than by
+    the header field's path."""
+    from corr.cli.app import cut
+    from corr.engine import seat_entry
+    from corr.errors import UsageError
+
+    for role, person in [*(("player", p) for p in players), ("referee", referee), ("host", host)]:
+        if person is None:
+            continue
+        name = seat_entry("", person, None)["name"]
+        if not 1 <= len(name) <= NAME_MAX:
+            raise UsageError(f'{role} name "{cut(name)}": must be 1 to {NAME_MAX} characters'
+                             f' (it has {len(name)})')
 
 
 def _addressed(person) -> str:  # type: ignore[no-untyped-def]
@@ -173,13 +235,19 @@ def _parse_keys(pairs: list[str]) -> dict[str, str]:
     return keys
 
 
-def _after(rep, fmt: str, seat: str | None = None) -> None:  # type: ignore[no-untyped-def]
+def _after(rep, fmt: str, seat: str | None = None, colour: bool = False) -> None:  # type: ignore[no-untyped-def]
     """The board after a command: the public view, or the mover's own where the public
-    sees less of it (a Domino duel's board, the digit to place next)."""
+    sees less of it (a Domino duel's board, the digit to place next); `colour`: a text
+    board coloured for a terminal (corr.term)."""
     from corr.render import render_position
 
-    if fmt != "none":
-        out(render_position(rep, fmt, seat if seat in rep.game.seats and rep.game.own_boards else None))
+    if fmt == "none":
+        return
+    board = render_position(rep, fmt, seat if seat in rep.game.seats and rep.game.own_boards else None, colour)
+    if colour:
+        typer.echo(board, nl=False, color=True)  # click would strip the codes from a pipe
+    else:
+        out(board)
 
 
 @app.command()
@@ -198,6 +266,11 @@ def move(
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
     ] = "text",
+    color: Annotated[
+        str,
+        typer.Option("--color", metavar="WHEN", help="Colour the text board: auto (on a terminal, unless NO_COLOR is "
+                     "set or TERM=dumb; FORCE_COLOR forces it), always or never."),
+    ] = "auto",
 ) -> None:
     """Check a move against the rules, append it to the log and print the board.
 
@@ -210,11 +283,25 @@ def move(
       corr move game.corr "7 (5,4)" --by A
       corr move game.corr "7 (3,4) !" --at 12
     """
+    import sys
+
     from corr import engine
+    from corr.bots.seats import path_for, read
+    from corr.term import wanted
 
     check_format(fmt, ("text", "html", "json", "none"))
-    rep, records = engine.act(file, "move", by=by.upper() if by else None, text=notation, key=sign, answers=at)
-    _after(rep, fmt, records[0].by)
+    colour = wanted(color, sys.stdout) and fmt == "text"
+    computer = path_for(file).exists()
+    if computer:
+        read(file)  # a damaged computer seats file is refused before the move, not after it
+    with echoing(notation):
+        rep, records = engine.act(file, "move", by=seat_of(file, by), text=notation, key=sign, answers=at)
+    if computer:  # computer seats (`corr new --bot`): they answer now
+        from corr.cli.bots import answered
+
+        answered(file, rep, fmt, records[0].by, colour)
+        return
+    _after(rep, fmt, records[0].by, colour)
 
 
 @app.command()
@@ -243,7 +330,7 @@ def challenge(
     check_format(fmt, ("text", "html", "json", "none"))
     if by is None and sign is None:
         raise UsageError("missing option --by: name the challenging seat (or --sign with its key)")
-    rep, records = engine.act(file, "challenge", by=by.upper() if by else None, target=seq, key=sign)
+    rep, records = engine.act(file, "challenge", by=seat_of(file, by), target=seq, key=sign)
     step = rep.steps[-len(records)]
     for event in step.outcome.events:
         typer.echo(event, err=True)
@@ -252,8 +339,10 @@ def challenge(
 
 @app.command()
 def match(
-    first: Annotated[Path, typer.Argument(metavar="GAME1", help="The first game's log.", show_default=False)],
-    second: Annotated[Path, typer.Argument(metavar="GAME2", help="The revenge game's log.", show_default=False)],
+    first: Annotated[Path, typer.Argument(metavar="GAME1", help="The first game's log.", show_default=False,
+                                          callback=log_callback)],
+    second: Annotated[Path, typer.Argument(metavar="GAME2", help="The revenge game's log.", show_default=False,
+                                           callback=log_callback)],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
 ) -> None:
     """The two-game Moyo match: each game's points, the totals and the winner (moyo 4.2, 4.3).
@@ -293,17 +382,66 @@ def match(
 
 
 @app.command()
-def repair(file: LogFile) -> None:
-    """Cut off a torn last line (a write that never finished), keeping it in FILE.torn.
+def repair(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)],
+) -> None:
+    """Cut off a torn last line (a write that never finished), keeping it in FILE.torn;
+    and undo what an editor or a mail program did to a log: Windows line endings (CRLF)
+    go back to LF and a byte order mark is removed, when the log then verifies.
 
     \b
     Example:
       corr repair game.corr
     """
+    from corr.cli.app import log_trouble, regular_file
+    from corr.errors import CorruptLog
     from corr.log import store
 
+    regular_file(file)
+    trouble = log_trouble(file)
+    if trouble is not None and trouble[0] == "text":
+        raise CorruptLog(trouble[1], kind="schema")
+    mended = _mend_line_endings(file)
+    if mended:
+        typer.echo(f"{file}: {mended}; the log verifies again")
     cut = store.repair(file)
     if cut is None:
-        typer.echo(f"{file}: no torn line; nothing changed")
+        if not mended:
+            typer.echo(f"{file}: no torn line; nothing changed")
     else:
         typer.echo(f"{file}: cut {len(cut)} bytes of a torn last line, saved in {Path(f'{file}.torn')}")
+
+
+def _mend_line_endings(file: Path) -> str | None:
+    """Turn CRLF line endings back into LF and drop a byte order mark, when the log then
+    reads as a whole, valid log (its chain is over the LF bytes corr wrote); what was
+    done, or None. A log that still does not verify is left as it is."""
+    import fcntl
+    import os
+
+    from corr.cli.app import BOM
+    from corr.errors import UsageError
+    from corr.log import store
+
+    try:
+        f = open(file, "r+b")
+    except FileNotFoundError:
+        raise UsageError(f"no such game log: {file}") from None
+    except IsADirectoryError:
+        raise UsageError(f"{file} is a directory, not a game log") from None
+    except OSError as err:
+        raise UsageError(f"cannot open {file}: {err.strerror}") from None
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        data = f.read()
+        fixed = data[len(BOM):] if data.startswith(BOM) else data
+        crlf = b"\r\n" in fixed
+        fixed = fixed.replace(b"\r\n", b"\n")
+        if fixed == data:
+            return None
+        store.parse(fixed, file)  # still damaged: refused as any reading command would, nothing changed
+        store.replace_file(file, fixed, mode=os.stat(f.fileno()).st_mode & 0o777)
+    done = ["Windows line endings (CRLF) turned back into LF"] if crlf else []
+    if data.startswith(BOM):
+        done.append("the byte order mark removed")
+    return " and ".join(done)

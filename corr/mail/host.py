@@ -22,6 +22,9 @@ One pass (`run_pass`):
 3. the seat on turn gets a short reminder when `timecontrol.clocks` says it is due, at
    most once per turn.
 
+Before a game is mailed, the computer moves for its seats on turn (`corr new --bot`,
+`FILE.bots.json`), so the players' messages already show its answer.
+
 The host's own state lives next to each log in `FILE.host.json` (written atomically):
 `{"mailed": {"A": 3, ...}, "reminded": {"seq": 3, "seat": "B"}}`. Mail threading stays
 in the `FILE.mail.json` sidecar that `corr mail` keeps.
@@ -379,6 +382,9 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
                 rep, records = engine.act(path, kind, by=by)
                 acted = True
                 echo(f"{path.name}: seq {records[0].seq}: {by} {kind}: the time has run out")
+            answered = computer_moves(path, echo)
+            if answered is not None:
+                rep, acted = answered, True
             changed = mail_game(path, rep, state, config, echo, report)
             changed = remind_game(path, rep, state, config, when, echo, report) or changed
             if changed:
@@ -397,6 +403,20 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
             report.failures.append(f"{path.name}: {why}")
             echo(f"{path.name}: skipped: {why}")
     return report
+
+
+def computer_moves(path: Path, echo: Echo) -> Any:
+    """Let the computer move for its seats on turn (`corr new --bot`, corr.bots.seats)
+    before the position is mailed, so a player plays the computer by mail; the game
+    after its moves, or None when it made none."""
+    from corr.bots import seats
+
+    if not seats.path_for(path).exists():
+        return None
+    answers = seats.answer(path)
+    for done in answers:
+        echo(f"{path.name}: {seats.said(done)}")
+    return answers[-1].replay if answers else None
 
 
 def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,

@@ -1,0 +1,125 @@
+"""`corr play`: a game at the terminal, against people at the same keyboard or the computer."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from corr.cli.app import LogFile, app
+
+
+def _read_line(prompt: str, seconds: float | None) -> str | None:
+    """A line typed after `prompt`; None at end of input. With `seconds`, "" once they
+    pass with nothing typed, so a game clock ends the game even while nobody types."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    if seconds is not None:
+        import select
+
+        try:
+            ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
+        except (OSError, ValueError):  # a stream select cannot wait on (Windows): just read
+            ready = [sys.stdin]
+        if not ready:
+            sys.stdout.write("\n")
+            return ""
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+def _levels(pairs: list[str]) -> dict[str, str]:
+    from corr.bots.base import LEVELS
+    from corr.errors import UsageError
+
+    found: dict[str, str] = {}
+    for pair in pairs:
+        seat, sep, level = pair.partition("=")
+        seat, level = seat.strip().upper(), (level.strip().lower() or "strong")
+        if len(seat) != 1 or level not in LEVELS:
+            raise UsageError(f"--bot {pair!r} is not SEAT=LEVEL (levels: {', '.join(LEVELS)}), e.g. --bot B=strong")
+        found[seat] = level
+    return found
+
+
+def _computer_seats(file) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The computer seats the game was made with (`corr new --bot`), where it has any."""
+    from corr.bots.seats import read
+
+    return dict(read(file))
+
+
+@app.command("play")
+def play_game(
+    file: LogFile,
+    as_seat: Annotated[
+        Optional[list[str]],
+        typer.Option("--as", metavar="SEAT", help="The seat (repeatable) this terminal plays; default: every seat "
+                     "the computer does not."),
+    ] = None,
+    bot: Annotated[
+        Optional[list[str]],
+        typer.Option("--bot", metavar="SEAT=LEVEL", help="Let the computer play SEAT at random, greedy or strong "
+                     "(repeatable), besides the game's own computer seats."),
+    ] = None,
+    color: Annotated[str, typer.Option("--color", metavar="WHEN", help="auto, always or never.")] = "auto",
+) -> None:
+    """Play a game at the terminal: the board, the seat on turn, and a prompt for its move.
+
+    Type a move in the usual notation, or `legal`, `hint` (the strong computer's move),
+    `board`, `help` or `quit`. The computer answers for its seats. Every move goes into
+    the log at once, so quitting loses nothing; a Domino game's clock runs while you
+    think and ends the game at its limit.
+
+    \b
+    Example:
+      corr new combat game.corr --player Anna --player Computer
+      corr play game.corr --bot B=strong
+      corr play game.corr --as A          # your seat only: stops when it is B's turn
+    """
+    from corr import clock
+    from corr.cli.app import check_format
+    from corr.errors import UsageError
+    from corr.session import Session, result_line
+    from corr.term import wanted
+
+    check_format(color, ("auto", "always", "never"))
+    session = Session(file, out=lambda text: typer.echo(text, nl=False), colour=wanted(color, sys.stdout))
+    rep = session.load()
+    session.computer = _computer_seats(file) | _levels(bot or [])
+    mine = tuple(dict.fromkeys(s.strip().upper() for s in as_seat)) if as_seat else None
+    for seat in [*(mine or ()), *session.computer]:
+        if seat not in rep.game.seats:
+            raise UsageError(f"no seat {seat} in this game (seats: {', '.join(rep.game.seats)})")
+    session.mine = mine
+    if mine is None and rep.game.own_boards and len(rep.game.seats) > 1:
+        humans = [s for s in rep.game.seats if s not in session.computer]
+        if len(humans) > 1:
+            raise UsageError("in a duel every seat plays its own board at once: say which with --as SEAT")
+    session.out(session.board(rep))
+    while True:
+        rep = session.computer_turns(session.load())
+        if not rep.on_turn():
+            session.out(result_line(rep))
+            return
+        seat = session.seat_to_play(rep)
+        if seat is None:
+            waiting = ", ".join(session.name(rep, s) for s in rep.on_turn())
+            session.out(f"{waiting} to move: send them {file}, or play that seat here with --as\n")
+            return
+        now = clock.now()
+        deadline = session.deadline(rep)
+        line = _read_line(session.prompt(rep, seat, now), None if deadline is None else
+                          (deadline - now).total_seconds())
+        if deadline is not None and clock.now() >= deadline:
+            session.out("time is up (domino 6.1)\n")
+            rep = session.time_up(clock.now())
+            session.out(session.board(rep))
+            session.out(result_line(rep))
+            return
+        if line is None:  # end of input: like quit
+            session.out("\n")
+            return
+        if not session.handle(line, seat):
+            return

@@ -1,0 +1,152 @@
+"""An interactive game at a terminal: the board, the seat on turn, its moves, the computer.
+
+`corr play` drives a `Session` line by line. Every move is appended to the log the
+moment it is made (through `engine.act`, like `corr move`), so quitting or a crash loses
+nothing: the next session, or any other command, carries on from the file. Which seats
+the computer plays comes from the game's computer seats and `--bot SEAT=LEVEL`; which
+seats this terminal plays, from `--as` (default: every seat the computer does not).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from corr import engine
+from corr.errors import CorrError, UsageError
+
+HELP = """\
+Type a move in the game's notation, or one of:
+  legal   the moves you may make      hint    the strong computer's move for you
+  board   the board again             help    this text
+  quit    leave (every move made is already in the file)"""
+
+#: Longest list of legal moves printed in full.
+LEGAL_SHOWN = 60
+
+
+@dataclass
+class Session:
+    """One terminal's game: which seats it plays, and the computer's."""
+
+    path: Path
+    out: Callable[[str], None]
+    mine: tuple[str, ...] | None = None  # None: every seat the computer does not play
+    computer: dict[str, str] = field(default_factory=dict)  # seat -> level
+    colour: bool = False
+    rng: random.Random = field(default_factory=random.Random)
+
+    def load(self) -> engine.Replay:
+        return engine.load(self.path)
+
+    def board(self, rep: engine.Replay, seat: str | None = None) -> str:
+        from corr.render import render_position
+
+        own = seat if seat in rep.game.seats and rep.game.own_boards else None
+        return render_position(rep, "text", own, colour=self.colour)
+
+    def plays(self, seat: str) -> bool:
+        """Whether this terminal makes `seat`'s moves."""
+        if seat in self.computer:
+            return False
+        return self.mine is None or seat in self.mine
+
+    def computer_turns(self, rep: engine.Replay) -> engine.Replay:
+        """The computer's moves while a computer seat is on turn, each appended and said."""
+        from corr.bots.base import choose
+
+        while True:
+            seats = [s for s in rep.on_turn() if s in self.computer]
+            if not seats:
+                return rep
+            seat = seats[0]
+            choice = choose(rep, seat, self.computer[seat], self.rng)
+            rep, records = engine.act(self.path, "move", by=seat, text=str(choice.move))
+            self.out(f"{self.name(rep, seat)} (computer, {self.computer[seat]}) plays {choice.move}: {choice.why}\n")
+            self.out(self.board(rep, seat))
+
+    @staticmethod
+    def name(rep: engine.Replay, seat: str) -> str:
+        from corr.view import short_name
+
+        found = next((s.name for s in rep.header.seats if s.seat == seat), seat)
+        return f"{seat} {short_name(found)}"
+
+    def seat_to_play(self, rep: engine.Replay) -> str | None:
+        """The seat this terminal moves for now; None when none of its seats is on turn."""
+        return next((s for s in rep.on_turn() if self.plays(s)), None)
+
+    def deadline(self, rep: engine.Replay) -> datetime | None:
+        """When the game's own clock ends it (Domino 6.1), or None."""
+        return rep.game.due_at(rep.state) if rep.game.own_clock else None
+
+    def time_up(self, now: datetime) -> engine.Replay:
+        """The game's own clock has run out: the dealer's due records are appended (the
+        reveal, 7.2), as `corr claim-timeout` does; the position after them."""
+        rep = self.load()
+        for record_type, by in rep.game.due_actions(rep.state, now):
+            rep, _ = engine.act(self.path, record_type, by=by)
+            rep = self.load()
+        return rep
+
+    def prompt(self, rep: engine.Replay, seat: str, now: datetime) -> str:
+        left = ""
+        deadline = self.deadline(rep)
+        if deadline is not None:
+            seconds = max(0, int((deadline - now).total_seconds()))
+            left = f" [{seconds // 60}:{seconds % 60:02d} left]"
+        return f"{self.name(rep, seat)}{left}> "
+
+    def handle(self, line: str, seat: str) -> bool:
+        """One line typed for `seat`; False when the session should end."""
+        text = line.strip()
+        word = text.lower()
+        if not text:
+            return True
+        if word in ("quit", "exit", "q"):
+            return False
+        if word in ("help", "?"):
+            self.out(HELP + "\n")
+            return True
+        rep = self.load()
+        if word == "board":
+            self.out(self.board(rep, seat))
+        elif word == "legal":
+            moves = [str(m) for m in rep.game.legal_for(rep.state, seat)]
+            shown = ", ".join(moves[:LEGAL_SHOWN]) + (f", ... ({len(moves)} in all)" if len(moves) > LEGAL_SHOWN else "")
+            self.out(f"{len(moves)} moves: {shown}\n" if moves else "no legal move\n")
+        elif word == "hint":
+            from corr.bots.base import choose
+
+            try:
+                choice = choose(rep, seat, "strong", self.rng)
+            except UsageError as err:
+                self.out(f"no hint: {err}\n")
+            else:
+                self.out(f"hint: {choice.move} ({choice.why})\n")
+        else:
+            try:
+                rep, _ = engine.act(self.path, "move", by=seat, text=text)
+            except CorrError as err:
+                self.out(f"refused: {_one_line(str(err))}\n")
+            else:
+                self.out(self.board(rep, seat))
+        return True
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def result_line(rep: engine.Replay) -> str:
+    """The end of the game in one line."""
+    result = rep.result()
+    scores = ", ".join(f"{seat} {points}" for seat, points in result.scores.items())
+    if rep.forfeit:
+        return f"game over: {rep.forfeit} lost {rep.forfeit_cause}; {', '.join(result.winners)} won ({scores})\n"
+    if len(result.winners) == len(rep.game.seats) and len(result.winners) > 1:
+        return f"game over: a draw ({scores})\n"
+    return f"game over: {' and '.join(result.winners)} won ({scores})\n"

@@ -1,0 +1,136 @@
+"""Computer opponents for Sudoku Domino: legal moves, points taken, the digits to come
+unseen, and strong completing puzzles greedy leaves unfinished."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from corr import engine, randomplay
+from corr.bots import domino as bots
+from corr.bots.base import choose, seat_view
+from corr.log import store
+from corr.notation import Joker, Placement
+from corr.puzzles.domino import docking_cells
+
+
+def _play(rep: engine.Replay, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:
+    view = seat_view(rep, seat)
+    choice = bots.strong(view, rng, **kw) if level == "strong" else choose(rep, seat, level, rng)
+    assert choice.move in rep.game.legal_for(rep.state, seat), (level, choice)
+    return choice
+
+
+@pytest.mark.parametrize("options", [{}, {"seed": "daily-7"}, {"givens": "50"}])
+def test_bot_domino_every_level_plays_a_legal_move(options: dict[str, str]) -> None:
+    for seed in range(6):
+        rep = randomplay.play("domino", ["Anna", "Ben"], options, seed=seed, max_records=seed * 3)
+        for seat in rep.on_turn():
+            if seat not in rep.game.seats:
+                continue
+            for level in ("random", "greedy", "strong"):
+                _play(rep, seat, level, random.Random(seed), budget=0.05, playouts=20)
+
+
+def test_bot_domino_greedy_takes_a_completed_unit_5() -> None:
+    """Rule 5: a stone that completes a row, column or field scores 10 x its stones'
+    sum; greedy lays the given digit there rather than on another docking cell it fits."""
+    found = 0
+    for seed in range(40):
+        rep = randomplay.start("domino", ["Anna"], {"seed": f"unit-{seed}", "givens": "60"}, seed)
+        order = rep.game.deal.order
+        for cell, digit in order[:-3]:
+            view = seat_view(rep, "A")
+            seen = bots.Seen(view)
+            gains = {c: bots.gain(seen.cells, c, digit) for c in seen.fitting()}
+            if len(gains) > 1 and max(gains.values()) >= 100 and len(set(gains.values())) > 1:
+                choice = bots.greedy(view, random.Random(seed))
+                assert gains[choice.move.cell] == max(gains.values())
+                scored = rep.game.board_of(rep.state, "A").points
+                store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+                assert rep.game.board_of(rep.state, "A").points - scored == choice.expect  # the engine agrees
+                found += 1
+                break
+            store.add(rep.log, engine.extend(rep, "move", "A", move=Placement(digit, cell)))
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_bot_domino_strong_keeps_the_puzzle_solvable() -> None:
+    """A digit that keeps the Sudoku rule may still leave no solution (3.2); strong only
+    lays it where the solver still finds one."""
+    from corr.puzzles.solver import solve
+
+    for seed in range(4):
+        rep = randomplay.start("domino", ["Anna"], {"givens": "40"}, seed)
+        for cell, digit in rep.game.deal.order[: 3 * seed]:
+            store.add(rep.log, engine.extend(rep, "move", "A", move=Placement(digit, cell)))
+        choice = _play(rep, "A", "strong", random.Random(seed), budget=0.1, playouts=20)
+        assert isinstance(choice.move, Placement)
+        cells = bots.stones(bots.read_board(seat_view(rep, "A").position["board"]))
+        cells[choice.move.cell] = choice.move.digit
+        assert solve(cells) is not None
+
+
+def test_bot_domino_play_outs_dock_like_the_game() -> None:
+    """The fast play-out board keeps the same docking cells as the game's rule (2.2, 2.3)."""
+    rng = random.Random(5)
+    for seed in range(5):
+        cells = list(randomplay.start("domino", ["Anna"], {"seed": f"dock-{seed}"}, seed).game.start)
+        board = bots._Playout(cells[:])
+        while board.docking():
+            assert board.docking() == set(docking_cells(board.cells))
+            board.put(rng.choice(sorted(board.docking())), 1)
+
+
+def test_bot_domino_does_not_see_the_digits_to_come() -> None:
+    """7.2: two games that differ only in the order of the digits still to come give the
+    same view, and strong the same choice with the same random seed."""
+    rep = randomplay.play("domino", ["Anna"], {"time_limit": "none"}, seed=11, max_records=3)
+    view = seat_view(rep, "A")
+    game = rep.game
+    placed = game.board_of(rep.state, "A").placed
+    order = list(game.deal.order)
+    future = order[placed + 1:]
+    random.Random(1).shuffle(future)
+    first = bots.strong(view, random.Random(9), budget=60, playouts=30)
+    game.deal = dataclasses.replace(game.deal, order=tuple(order[: placed + 1] + future))
+    other = seat_view(rep, "A")
+    assert other.position == view.position and other.legal == view.legal
+    assert bots.strong(other, random.Random(9), budget=60, playouts=30) == first
+
+
+def _solo(level: str, seed: int) -> tuple[bool, int]:
+    rep = randomplay.start("domino", ["Anna"], {"time_limit": "none"}, seed)
+    rng = random.Random(seed)
+    while "A" in rep.on_turn():
+        choice = _play(rep, "A", level, rng, budget=60, playouts=40)
+        store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+    board = rep.state.boards[0]
+    return all(board.cells), board.points
+
+
+def test_bot_domino_strong_outscores_greedy_on_the_same_deals() -> None:
+    """The same deals played alone (no clock, so no time bonus): strong completes puzzles
+    (500, 5) that greedy, laying digits where they score now, shuts itself out of."""
+    strong = [_solo("strong", seed) for seed in (101, 102, 103)]
+    greedy = [_solo("greedy", seed) for seed in (101, 102, 103)]
+    assert sum(done for done, _ in strong) > sum(done for done, _ in greedy)
+    assert sum(p for _, p in strong) > sum(p for _, p in greedy)
+
+
+def test_bot_domino_fills_the_last_cells_with_jokers_4_1() -> None:
+    """4.1: a joker goes on any empty cell, docking or not; with the last cell beyond
+    reach of every digit, strong completes the puzzle with a gold joker (it scores, 4.2)."""
+    rep = randomplay.start("domino", ["Anna"], {"seed": "jokers-1", "givens": "76"}, 1)
+    view = seat_view(rep, "A")
+    seen = bots.Seen(view)
+    last = next(c for c in range(81) if not seen.cells[c])
+    seen.cells = [d or (0 if c == last else bots.GREY) for c, d in enumerate(seen.cells)]
+    seen.given = next(d for d in range(1, 10) if not bots.fits(seen.cells, last, d))
+    choice = bots._joker_or_fit(seen, view, random.Random(1))
+    assert choice.move == Joker("gold", last)
+    assert choice.expect >= 505  # 5 for the gold joker, 500 for the complete puzzle
