@@ -349,3 +349,64 @@ def test_readme_forfeited_moyo_game_runs_as_written(tmp_path: Path, corr, monkey
     data = json.loads(result.out)
     assert data["over"] and data["winners"] == ["A"] and data["forfeit"] == {"seat": "B", "cause": "by a ruling"}
     assert data["scores"]["A"] == 3
+
+
+def test_readme_hosting_section_runs_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:
+    """The host's games folder and Maildir need not exist before: `corr new` makes the
+    one, the host the other. The endless `host run` line is run as its `--once` pass."""
+    inbox, port = smtp_server
+    monkeypatch.chdir(tmp_path)
+    Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "hal@example.org"\n')
+    for args in walkthrough("Hosting"):
+        args = [a.replace("~/Maildir", str(tmp_path / "Maildir")) for a in args]
+        if args[:2] == ["host", "run"] and "--once" not in args:
+            continue
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == ["anna@example.org", "ben@example.org",
+                                                              "cleo@example.org"]
+
+
+def test_readme_computer_sections_run_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:
+    """A game against strong, the terminal (a move typed, then quit: every move made is
+    in the file) and a game against the computer by mail through the host."""
+    import io
+    import json
+    import mailbox
+
+    inbox, port = smtp_server
+    monkeypatch.chdir(tmp_path)
+    Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "hal@example.org"\n')
+    maildir = tmp_path / "Maildir"
+    for args in walkthrough("Play against the computer") + walkthrough("At the terminal"):
+        args = [a.replace("~/Maildir", str(maildir)) for a in args]
+        if args[:2] == ["host", "run"]:
+            args.append("--once")  # the README's line runs until stopped
+        if args[0] == "play":
+            monkeypatch.setattr("sys.stdin", io.StringIO("legal\n2 (5,3)\nquit\n"))
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    played = [json.loads(line) for line in Path("table.corr").read_text().splitlines()[1:]]
+    assert [r["by"] for r in played] == ["A", "B"]  # typed at the terminal, and the computer's answer
+    moves = [json.loads(line) for line in Path("vs.corr").read_text().splitlines()[1:]]
+    assert [r["by"] for r in moves] == ["A", "B"]  # Anna's move and the computer's answer
+    assert mailbox.Maildir(maildir, create=False) is not None
+    assert [e.rcpt_tos for e in inbox.envelopes] == [["anna@example.org"]]  # the computer gets no mail
+
+
+def test_readme_status_section_lists_the_games(tmp_path: Path, corr, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    games = tmp_path / "games"
+    assert corr("new", "combat", games / "club.corr", "-p", "Anna", "-p", "Ben", "-f", "none").code == 0
+    (args,) = walkthrough("Your games at a glance")
+    result = corr(*[a.replace("~/games", str(games)) for a in args])
+    assert result.code == 0 and "club.corr" in result.out and "(you)" in result.out
+
+
+def test_every_readme_section_with_commands_is_run_by_a_test() -> None:
+    """Each section holding `corr` commands is walked through by a test of this file."""
+    text = README.read_text()
+    own = Path(__file__).read_text()
+    for heading in re.findall(r"\n#{2,} (.+)\n", text):
+        if walkthrough(heading) and heading != "Install and play":
+            assert f'walkthrough("{heading}")' in own, f"no test runs the README section {heading!r}"
