@@ -138,6 +138,12 @@ LogFile = Annotated[
 NewLogFile = Annotated[
     Path, typer.Argument(metavar="FILE", help="The new game log (.corr file).", show_default=False)
 ]
+#: `--color`: colour on a terminal (corr.term decides what auto means).
+Color = Annotated[
+    str,
+    typer.Option("--color", metavar="WHEN", help="Colour the text board: auto (on a terminal, unless NO_COLOR is set "
+                 "or TERM=dumb; FORCE_COLOR forces it), always or never."),
+]
 Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html or json.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 ForSeat = Annotated[

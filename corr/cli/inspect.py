@@ -8,13 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import Format, ForSeat, JsonFlag, LogFile, app, check_format, file_callback, folder_for, out
+from corr.cli.app import Color, Format, ForSeat, JsonFlag, LogFile, app, check_format, file_callback, folder_for, out
 
-Color = Annotated[
-    str,
-    typer.Option("--color", metavar="WHEN", help="Colour the text board: auto (on a terminal, unless NO_COLOR is set "
-                 "or TERM=dumb; FORCE_COLOR forces it), always or never."),
-]
 
 
 def out_board(text: str, colour: bool) -> None:

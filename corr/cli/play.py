@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from corr.cli.app import (
-    Format, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
+    Color, Format, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
     out, seat_of,
 )
 
@@ -266,11 +266,7 @@ def move(
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="FORMAT", help="Board after the move: text, html, json or none.")
     ] = "text",
-    color: Annotated[
-        str,
-        typer.Option("--color", metavar="WHEN", help="Colour the text board: auto (on a terminal, unless NO_COLOR is "
-                     "set or TERM=dumb; FORCE_COLOR forces it), always or never."),
-    ] = "auto",
+    color: Color = "auto",
 ) -> None:
     """Check a move against the rules, append it to the log and print the board.
 

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from corr.cli.app import LogFile, app
+from corr.cli.app import Color, LogFile, app
 
 
 def _read_line(prompt: str, seconds: float | None) -> str | None:
@@ -27,20 +27,6 @@ def _read_line(prompt: str, seconds: float | None) -> str | None:
             return ""
     line = sys.stdin.readline()
     return line if line else None
-
-
-def _levels(pairs: list[str]) -> dict[str, str]:
-    from corr.bots.base import LEVELS
-    from corr.errors import UsageError
-
-    found: dict[str, str] = {}
-    for pair in pairs:
-        seat, sep, level = pair.partition("=")
-        seat, level = seat.strip().upper(), (level.strip().lower() or "strong")
-        if len(seat) != 1 or level not in LEVELS:
-            raise UsageError(f"--bot {pair!r} is not SEAT=LEVEL (levels: {', '.join(LEVELS)}), e.g. --bot B=strong")
-        found[seat] = level
-    return found
 
 
 def _computer_seats(file) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -63,7 +49,7 @@ def play_game(
         typer.Option("--bot", metavar="SEAT=LEVEL", help="Let the computer play SEAT at random, greedy or strong "
                      "(repeatable), besides the game's own computer seats."),
     ] = None,
-    color: Annotated[str, typer.Option("--color", metavar="WHEN", help="auto, always or never.")] = "auto",
+    color: Color = "auto",
 ) -> None:
     """Play a game at the terminal: the board, the seat on turn, and a prompt for its move.
 
@@ -87,7 +73,9 @@ def play_game(
     check_format(color, ("auto", "always", "never"))
     session = Session(file, out=lambda text: typer.echo(text, nl=False), colour=wanted(color, sys.stdout))
     rep = session.load()
-    session.computer = _computer_seats(file) | _levels(bot or [])
+    from corr.bots.seats import parse_bot
+
+    session.computer = _computer_seats(file) | dict(parse_bot(spec, rep.game.seats) for spec in bot or [])
     mine = tuple(dict.fromkeys(s.strip().upper() for s in as_seat)) if as_seat else None
     for seat in [*(mine or ()), *session.computer]:
         if seat not in rep.game.seats:
