@@ -412,12 +412,11 @@ def _mend_line_endings(file: Path) -> str | None:
     """Turn CRLF line endings back into LF and drop a byte order mark, when the log then
     reads as a whole, valid log (its chain is over the LF bytes corr wrote); what was
     done, or None. A log that still does not verify is left as it is."""
-    import fcntl
     import os
 
     from corr.cli.app import BOM
     from corr.errors import UsageError
-    from corr.log import store
+    from corr.log import locking, store
 
     try:
         f = open(file, "r+b")
@@ -427,8 +426,7 @@ def _mend_line_endings(file: Path) -> str | None:
         raise UsageError(f"{file} is a directory, not a game log") from None
     except OSError as err:
         raise UsageError(f"cannot open {file}: {err.strerror}") from None
-    with f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+    with f, locking.held(f, exclusive=True):
         data = f.read()
         fixed = data[len(BOM):] if data.startswith(BOM) else data
         crlf = b"\r\n" in fixed

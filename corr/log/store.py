@@ -4,15 +4,14 @@ A log is JSON Lines: a header, then records chained by SHA-256 of the previous l
 exact bytes. Every line must be exactly the canonical bytes of what it reads as
 (`lines.dump`): signatures and the chain cover the canonical record, so a second
 spelling of the same record (spaces, escapes, a duplicate key) would let two copies
-that both verify differ. Appends happen under an exclusive `flock`, after checking that
-the file's tail is still the one the writer based its record on, as one whole line,
-flushed and fsynced. Reads take a shared lock so they never see half a line being
-written. A file created or renamed is made durable with its directory's fsync too.
+that both verify differ. Appends happen under an exclusive lock (`corr.log.locking`),
+after checking that the file's tail is still the one the writer based its record on, as
+one whole line, flushed and fsynced. Reads take a shared lock so they never see half a
+line being written. A file created or renamed is made durable with its directory's fsync too.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from corr.errors import CorruptLog, UsageError
-from corr.log import lines
+from corr.log import lines, locking
 from corr.log.lines import Header, Record, canonical_record, dump
 
 
@@ -193,7 +192,7 @@ def _open_error(path: Path, err: OSError) -> UsageError:
 def read(path: Path | str, reader: Reader = FAST) -> GameLog:
     """Read a log under a shared lock and check its chain."""
     path = Path(path)
-    with _locked(path, "rb", fcntl.LOCK_SH) as f:
+    with _locked(path, "rb", exclusive=False) as f:
         data = f.read()
     return parse(data, path, reader)
 
@@ -259,13 +258,12 @@ class Writer:
 
 
 @contextmanager
-def _locked(path: Path, mode: str, lock: int) -> Iterator:  # yields the open binary file
+def _locked(path: Path, mode: str, exclusive: bool) -> Iterator:  # yields the open binary file
     try:
         f = open(path, mode)
     except OSError as err:
         raise _open_error(path, err) from None
-    with f:
-        fcntl.flock(f, lock)
+    with f, locking.held(f, exclusive):
         yield f
 
 
@@ -274,7 +272,7 @@ def writing(path: Path | str) -> Iterator[Writer]:
     """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block.
     A log with a torn last line is refused: appending after it would bury the tear."""
     path = Path(path)
-    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+    with _locked(path, "r+b", exclusive=True) as f:
         log = parse(f.read(), path)
         if log.torn is not None:
             raise CorruptLog(
@@ -287,7 +285,7 @@ def repair(path: Path | str) -> bytes | None:
     """Cut a torn last line off a log (saving it beside as `FILE.torn`, durably, before
     the cut); returns what was cut."""
     path = Path(path)
-    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+    with _locked(path, "r+b", exclusive=True) as f:
         log = parse(f.read(), path)
         if log.torn is None:
             return None

@@ -64,7 +64,10 @@ def load_config(path: Path | str | None, host: str | None = None, port: int | No
     """The SMTP settings from a TOML file, with --smtp-host / --smtp-port over it."""
     data: dict = {}
     if path is not None:
-        import tomllib
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10: the same parser as the package tomli
+            import tomli as tomllib  # type: ignore[no-redef]
 
         try:
             raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
