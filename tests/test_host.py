@@ -374,3 +374,13 @@ def test_a_game_whose_mail_failed_is_not_left_idle(hosted, tmp_path, corr):  # t
     hosted.config.write_text(good)
     again = _pass(hosted)
     assert again.skipped == 0 and again.mailed == 3
+
+
+def test_messages_of_one_seq_are_taken_in_the_order_they_were_delivered() -> None:
+    """Maildir keys carry the delivery time; sorted as text, M99999 would come after
+    M100000 and a later reply could be taken first."""
+    from corr.mail.message import delivery_order
+
+    keys = ["1764537001.M5P1Q1.h", "1764537000.M100000P1Q2.h", "1764537000.M99999P1Q3.h", "odd-name", "1764537000.x"]
+    assert sorted(keys, key=delivery_order) == [
+        "odd-name", "1764537000.x", "1764537000.M99999P1Q3.h", "1764537000.M100000P1Q2.h", "1764537001.M5P1Q1.h"]

@@ -104,11 +104,11 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 
 def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None, Any]]:
     """The messages in `new/` as (key, file name, bytes, parsed), in order of the
-    Subject's seq (then of the key, which Maildir makes from the delivery time), each
+    Subject's seq, then of delivery (`delivery_order`), each
     parsed once (`read_message`). A file that cannot be read (or is no regular file) has
     None for its bytes; one over the size limit, only its first MAX_MESSAGE + 1 bytes
     (enough to refuse it)."""
-    from corr.mail.message import read_bounded, read_message, seq_key
+    from corr.mail.message import delivery_order, read_bounded, read_message, seq_key
 
     if not (maildir / "new").is_dir() or not (maildir / "cur").is_dir():
         raise UsageError(f"{maildir} is not a Maildir (it needs new/ and cur/)")
@@ -122,7 +122,8 @@ def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None, Any]]:
             continue  # gone meanwhile (another reader took it)
         data = read_bounded(path)
         items.append((name.split(colon)[0], name, data, read_message(data)))
-    return sorted(items, key=lambda item: seq_key(item[3]))
+    return sorted(items, key=lambda item: (seq_key(item[3]), delivery_order(item[0])))
+
 
 
 def move_to_cur(maildir: Path, name: str) -> None:

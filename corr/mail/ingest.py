@@ -92,6 +92,7 @@ from corr.mail.message import (
     read_message,
     plain_text,
     read_bounded,
+    delivery_order,
     seq_key,
     subject_ref,
 )
@@ -519,7 +520,7 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None,
                 if name.startswith("."):
                     continue
                 items.append((f"{maildir.name}/{name.split(colon)[0]}", read_bounded(folder / name)))
-        items.sort(key=lambda item: item[0])
+        items.sort(key=lambda item: delivery_order(item[0].rsplit("/", 1)[1]))
     read = [(name, data, read_message(data)) for name, data in items]
     return sorted(read, key=lambda item: seq_key(item[2]))
 

@@ -219,6 +219,16 @@ def seq_key(message: EmailMessage | BaseException | None) -> int:
     return seq if seq is not None else 0
 
 
+def delivery_order(key: str) -> tuple[int, int, str]:
+    """When a Maildir key says its message was delivered: Python's and most delivery
+    agents' keys start `SECONDS.MMICROSECONDS...`, whose digits a plain sort of the
+    names would compare as text (M99999 after M100000)."""
+    seconds, _, rest = key.partition(".")
+    micro = rest[1:].split("P", 1)[0] if rest.startswith("M") else ""
+    return (int(seconds) if seconds.isdigit() and len(seconds) < 20 else 0,
+            int(micro) if micro.isdigit() and len(micro) < 10 else 0, key)
+
+
 def read_message(data: bytes | None) -> EmailMessage | BaseException:
     """A message's bytes parsed, once for both ordering and ingesting it; the error that
     refuses it instead when it cannot be (None: its file could not be read)."""
