@@ -279,16 +279,20 @@ def move(
       corr move game.corr "7 (5,4)" --by A
       corr move game.corr "7 (3,4) !" --at 12
     """
+    import os
     import sys
 
     from corr import engine
-    from corr.bots.seats import path_for, read
     from corr.term import wanted
 
     check_format(fmt, ("text", "html", "json", "none"))
     colour = wanted(color, sys.stdout) and fmt == "text"
-    computer = path_for(file).exists()
+    # computer seats live in FILE.bots.json (corr.bots.seats.SUFFIX): looked for before
+    # the bots are imported, which a game between people never needs
+    computer = os.path.lexists(f"{file}.bots.json")
     if computer:
+        from corr.bots.seats import read
+
         read(file)  # a damaged computer seats file is refused before the move, not after it
     with echoing(notation):
         rep, records = engine.act(file, "move", by=seat_of(file, by), text=notation, key=sign, answers=at)
