@@ -31,6 +31,7 @@ import time
 from typing import Any, Iterator
 
 from corr.bots.base import Choice, SeatView
+from corr.bots.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.war import (
     BLACK, COLOUR_NAME, CORRECTOR, FIRST_LINE, IMMOBILIZER, KING, KNIGHT, LEAP, PIECE_NAME, STAR, WHITE, War,
@@ -393,7 +394,7 @@ class _Search:
         if entry is not None:
             e_depth, e_value, e_bound, first = entry
             if e_depth >= depth:
-                value = _from_table(e_value, ply)
+                value = from_table(e_value, ply, WIN, MATE_ZONE)
                 if e_bound == 0 or (e_bound > 0 and value >= beta) or (e_bound < 0 and value <= alpha):
                     return value
         moves = board.moves()
@@ -419,7 +420,7 @@ class _Search:
                             self._remember(move, depth, ply)
                         break
         bound = 1 if best >= beta else (-1 if best <= start_alpha else 0)
-        self.table[key] = (depth, _to_table(best, ply), bound, best_move)
+        self.table[key] = (depth, to_table(best, ply, WIN, MATE_ZONE), bound, best_move)
         return best
 
     def _remember(self, move: Move, depth: int, ply: int) -> None:
@@ -452,22 +453,6 @@ class _Search:
                 alpha = value
                 found.append((move, value))
 
-
-def _to_table(value: int, ply: int) -> int:
-    """A won or lost score counted from this node, not from the root."""
-    if value > WIN - MATE_ZONE:
-        return value + ply
-    if value < -WIN + MATE_ZONE:
-        return value - ply
-    return value
-
-
-def _from_table(value: int, ply: int) -> int:
-    if value > WIN - MATE_ZONE:
-        return value - ply
-    if value < -WIN + MATE_ZONE:
-        return value + ply
-    return value
 
 
 def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, depth: int | None = None) -> Choice:

@@ -644,7 +644,7 @@ def _tight_bound(problem: Problem) -> int:
         units[r].append(m)
         units[k].append(m)
         units[f].append(m)
-    return min(sum(_matching(units[u]) for u in range(lo, lo + 9)) for lo in (0, 9, 18))
+    return min(sum(matching(units[u]) for u in range(lo, lo + 9)) for lo in (0, 9, 18))
 
 
 def _beaten(problem: Problem, best: int) -> bool:
@@ -653,7 +653,7 @@ def _beaten(problem: Problem, best: int) -> bool:
     return _bound(problem) <= best or _tight_bound(problem) <= best
 
 
-def _matching(masks: list[int]) -> int:
+def matching(masks: list[int] | tuple[int, ...]) -> int:
     """The most cells of one unit that can take distinct digits at once (a maximum
     matching of cells to digits, by augmenting paths)."""
     n = len(masks)

@@ -1,0 +1,163 @@
+"""The Moyo bots: every level legal in every phase, greedy's immediate gains (1.5, 4.1)
+and draft picks (2.3), strong's endgame tactics, its time budget, and strong beating
+greedy."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from corr import engine, randomplay
+from corr.bots import moyo
+from corr.bots.base import choose, random_choice, seat_view
+from corr.games.base import Action
+from corr.games.moyo import Moyo
+from corr.log import store
+from corr.notation import Move
+
+PUZZLE = {"puzzle": "1"}
+
+
+def positions(options: dict[str, str], seeds: range, step: int = 5) -> list[engine.Replay]:
+    reps = [randomplay.play("moyo", ["Anna", "Ben"], options, seed=s, max_records=2 + step * s) for s in seeds]
+    return [rep for rep in reps if rep.to_move() is not None]
+
+
+def after(rep: engine.Replay, seat: str, move: Move) -> Any:
+    state = rep.game.clone(rep.state)
+    rep.game.apply(state, Action(rep.seq + 1, "move", seat, move))
+    return state
+
+
+def wins(game: Moyo, state: Any) -> bool:
+    """Whether the seat on turn wins with best play (4.1), by trying every line."""
+    seat = game.to_move(state)
+    for move in game.legal_moves(state):
+        nxt = game.clone(state)
+        game.apply(nxt, Action(0, "move", seat, move))
+        if nxt.over or not wins(game, nxt):
+            return True
+    return False
+
+
+def stones(game: Moyo, state: Any, seat: str) -> int:
+    """1.5: the stones of the seat's Shima not turned face down."""
+    return sum(len(game.lacks(state, a)) - len(game.turned(state, a)) for a in game.shima(state, seat))
+
+
+CASES = [
+    ({**PUZZLE}, range(8), 5),
+    ({**PUZZLE, "division": "draft"}, range(4), 3),
+    ({**PUZZLE, "handicap": "2", "handicap_by": "B"}, range(3), 1),
+    ({"puzzle": "3", "variant": "horikomi"}, range(5), 9),
+    ({"puzzle": "2", "units": "rows", "division": "corners"}, range(5), 7),
+]
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "strong"])
+def test_every_level_plays_a_move_the_engine_takes(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(moyo, "BUDGET", 0.05)
+    played = 0
+    for options, seeds, step in CASES:
+        for i, rep in enumerate(positions(options, seeds, step)):
+            seat = rep.to_move()
+            choice = choose(rep, seat, level, random.Random(i))
+            assert choice.move in rep.game.legal_moves(rep.state)
+            assert isinstance(choice.why, str) and choice.why
+            store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+            played += 1
+    assert played >= 20
+
+
+def test_bot_moyo_greedy_wins_at_once_when_the_other_seat_cannot_place_4_1() -> None:
+    rep = randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=6, max_records=32)
+    seat = rep.to_move()
+    legal = rep.game.legal_moves(rep.state)
+    winning = [m for m in legal if after(rep, seat, m).over]
+    assert winning and len(winning) < len(legal)  # one move ends the game, the others do not
+    for s in range(5):
+        choice = moyo.greedy(seat_view(rep, seat), random.Random(s))
+        assert choice.move in winning
+        assert choice.expect >= moyo.WIN and "cannot place a stone" in choice.why
+
+
+def test_bot_moyo_greedy_takes_the_most_placeable_stones_1_5() -> None:
+    checked = 0
+    for rep in positions(PUZZLE, range(2, 8), 4):
+        seat = rep.to_move()
+        game = rep.game
+        leads = {}
+        for move in game.legal_moves(rep.state):
+            state = after(rep, seat, move)
+            if state.over:
+                break  # a win at once comes first (4.1): another test
+            leads[move] = stones(game, state, seat) - stones(game, state, moyo.other(seat))
+        else:
+            choice = moyo.greedy(seat_view(rep, seat), random.Random(0))
+            assert leads[choice.move] == max(leads.values()) == choice.expect
+            assert "placeable stones" in choice.why
+            checked += 1
+    assert checked >= 3
+
+
+def test_bot_moyo_greedy_drafts_the_shima_with_the_most_placeable_stones_2_3() -> None:
+    rep = randomplay.start("moyo", ["Anna", "Ben"], {**PUZZLE, "division": "draft"}, 0)
+    game, state = rep.game, rep.state
+    free = {a: len(game.lacks(state, a)) - len(game.turned(state, a)) for a in range(1, 10) if a != 5}
+    choice = moyo.greedy(seat_view(rep, "A"), random.Random(0))
+    assert free[choice.move.field] == max(free.values())
+    store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+    assert rep.state.owner[choice.move.field] == "A"
+
+
+def test_bot_moyo_strong_finds_a_forced_win_greedy_misses_4_1() -> None:
+    rep = randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=3, max_records=28)
+    seat = rep.to_move()
+    game = rep.game
+    assert wins(game, rep.state)  # the seat on turn can force the other to run out of places
+    greedy = moyo.greedy(seat_view(rep, seat), random.Random(0))
+    assert wins(game, after(rep, seat, greedy.move))  # greedy's move lets the other seat win
+    choice = moyo.strong(seat_view(rep, seat), random.Random(0), budget=1.8, depth=16)
+    state = after(rep, seat, choice.move)
+    assert state.over or not wins(game, state)
+    assert choice.expect > moyo.WIN - moyo.MATE_ZONE and "runs out of places first" in choice.why
+
+
+def test_bot_moyo_strong_keeps_to_its_time_budget() -> None:
+    rep = randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=3, max_records=4)
+    view = seat_view(rep, rep.to_move())
+    began = time.perf_counter()
+    choice = moyo.strong(view, random.Random(0), budget=0.1)
+    assert time.perf_counter() - began < 0.6
+    assert choice.move in view.legal
+    shallow = moyo.strong(view, random.Random(0), budget=5.0, depth=1)
+    assert "looks 1 ply ahead" in shallow.why
+
+
+def match(levels: dict[str, str], seed: int) -> tuple[str, ...]:
+    rep = randomplay.start("moyo", ["A", "B"], PUZZLE, seed)
+    rng = random.Random(seed)
+    while rep.to_move() is not None:
+        seat = rep.to_move()
+        view = seat_view(rep, seat)
+        level = levels[seat]
+        if level == "strong":
+            choice = moyo.strong(view, rng, budget=0.08)
+        elif level == "greedy":
+            choice = moyo.greedy(view, rng)
+        else:
+            choice = random_choice(view, rng)
+        store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+    return rep.game.result(rep.state).winners
+
+
+def test_bot_moyo_strong_beats_greedy_more_often_than_not() -> None:
+    won = 0
+    for seed in range(4):
+        strong_seat = "AB"[seed % 2]
+        levels = {strong_seat: "strong", moyo.other(strong_seat): "greedy"}
+        won += strong_seat in match(levels, seed)
+    assert won >= 3
