@@ -1,0 +1,177 @@
+"""The arena: computer opponents played against each other, with win rates and think times.
+
+Run:  python benchmarks/arena.py [--games N] [--budget S] [--only GAME,...] [--quick]
+
+Every match is played in memory through the engine, each bot choosing from its own seat
+view (`corr.bots.base.seat_view`), with the seats swapped from game to game. It prints,
+per game and pairing:
+
+  Combat, Moyo, War (two players)  strong against greedy and against random: the share
+                                   of games strong won (a draw counts half), with its
+                                   95% Wilson interval. Aims: 90% and 99%.
+  cards (three players)            strong against two greedy seats: the share of games in
+                                   which strong scored the most (alone or shared). Aim 60%.
+  Domino (alone)                   strong and greedy each on the same generated deals: the
+                                   share of puzzles completed and the mean score. Aims:
+                                   strong completes 95%, scores 1.5x greedy.
+
+and the median and worst time a move took at each level (aim: at most 2 s). `--budget`
+is the time each strong move may think (default: the bots' own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+TWO_PLAYER = {"combat": {}, "moyo": {"puzzle": "1"}, "war": {}}
+MAX_RECORDS = 2_000  # a game still running after this many records counts as a draw
+
+#: level -> every think time, in seconds
+THINK: dict[str, list[float]] = defaultdict(list)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - margin) / (1 + z * z / n), (centre + margin) / (1 + z * z / n)
+
+
+def play(game: str, options: dict[str, str], levels: list[str], seed: int, budget: float | None) -> Any:
+    """One game with seat i played at levels[i]; the finished replay."""
+    from corr import engine, randomplay
+    from corr.bots.base import chooser, seat_view
+    from corr.log import store
+
+    rng = random.Random(seed)
+    rep = randomplay.start(game, PLAYERS[: len(levels)], dict(options), seed)
+    seats = rep.game.seats
+    players = {}
+    for seat, level in zip(seats, levels):
+        fn = chooser(game, level)
+        if budget is not None and "budget" in inspect.signature(fn).parameters:
+            fn = (lambda f: lambda view, r: f(view, r, budget=budget))(fn)
+        players[seat] = (level, fn)
+    while rep.on_turn() and len(rep.log.records) < MAX_RECORDS:
+        for seat in rep.on_turn():
+            level, fn = players[seat]
+            view = seat_view(rep, seat)
+            if not view.legal:
+                continue
+            t0 = time.perf_counter()
+            choice = fn(view, rng)
+            THINK[level].append(time.perf_counter() - t0)
+            store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+            break
+        else:
+            break  # nobody on turn has a move: the engine appends passes itself
+    return rep
+
+
+def two_player(game: str, strong: str, other: str, n: int, budget: float | None) -> tuple[float, int]:
+    """(strong's wins, a draw counting half; games) over n games, seats swapped."""
+    score = 0.0
+    for i in range(n):
+        levels = [strong, other] if i % 2 == 0 else [other, strong]
+        rep = play(game, TWO_PLAYER[game], levels, 1000 + i, budget)
+        result = rep.result()
+        strong_seat = rep.game.seats[levels.index(strong)]
+        if result.over and strong_seat in result.winners:
+            score += 1 / len(result.winners)
+        elif not result.over:
+            score += 0.5
+    return score, n
+
+
+def cards(n: int, budget: float | None) -> tuple[int, int]:
+    """(games strong scored the most in, games) against two greedy seats."""
+    top = 0
+    for i in range(n):
+        levels = ["greedy", "greedy", "greedy"]
+        levels[i % 3] = "strong"
+        rep = play("cards", {}, levels, 2000 + i, budget)
+        scores = rep.result().scores
+        if scores[rep.game.seats[i % 3]] == max(scores.values()):
+            top += 1
+    return top, n
+
+
+def domino(n: int, budget: float | None) -> dict[str, tuple[int, float]]:
+    """level -> (puzzles completed, mean score) over the same n generated deals."""
+    out = {}
+    for level in ("strong", "greedy"):
+        done, points = 0, []
+        for i in range(n):
+            rep = play("domino", {"seed": f"arena-{i}"}, [level], 3000 + i, budget)
+            board = rep.game.board(rep.state, rep.game.seats[0])
+            done += all(board)
+            points.append(rep.result().scores[rep.game.seats[0]])
+        out[level] = (done, statistics.mean(points))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
+    parser.add_argument("--budget", type=float, default=None, help="seconds a strong move may think")
+    parser.add_argument("--only", default="", help="games to play, e.g. combat,war (default: all)")
+    parser.add_argument("--quick", action="store_true", help="10 games a pairing, 0.2 s a strong move")
+    args = parser.parse_args(argv)
+    n = 10 if args.quick else args.games
+    budget = 0.2 if args.quick and args.budget is None else args.budget
+    only = set(filter(None, args.only.split(","))) or {*TWO_PLAYER, "cards", "domino"}
+
+    print(f"{'game':<8}{'pairing':<22}{'games':>6}{'strong':>9}{'95% interval':>16}  aim")
+    for game in TWO_PLAYER:
+        if game not in only:
+            continue
+        for other, aim in (("greedy", 0.90), ("random", 0.99)):
+            score, games = two_player(game, "strong", other, n, budget)
+            lo, hi = wilson(score, games)
+            verdict = "ok" if score / games >= aim else "MISSED"
+            print(f"{game:<8}{'strong v ' + other:<22}{games:>6}{score / games:>8.0%}"
+                  f"{f'{lo:.0%}-{hi:.0%}':>16}  >= {aim:.0%}: {verdict}")
+    if "cards" in only:
+        top, games = cards(n, budget)
+        lo, hi = wilson(top, games)
+        print(f"{'cards':<8}{'strong v 2 greedy':<22}{games:>6}{top / games:>8.0%}{f'{lo:.0%}-{hi:.0%}':>16}"
+              f"  >= 60%: {'ok' if top / games >= 0.6 else 'MISSED'}")
+    if "domino" in only:
+        rows = domino(n, budget)
+        (s_done, s_mean), (g_done, g_mean) = rows["strong"], rows["greedy"]
+        lo, hi = wilson(s_done, n)
+        print(f"{'domino':<8}{'strong completes':<22}{n:>6}{s_done / n:>8.0%}{f'{lo:.0%}-{hi:.0%}':>16}"
+              f"  >= 95%: {'ok' if s_done / n >= 0.95 else 'MISSED'}")
+        ratio = s_mean / g_mean if g_mean else float("inf")
+        print(f"{'domino':<8}{'strong/greedy score':<22}{n:>6}{ratio:>8.2f}x{'':>15}  mean {s_mean:.1f} v "
+              f"{g_mean:.1f}, greedy completes {g_done / n:.0%}; >= 1.5x: {'ok' if ratio >= 1.5 else 'MISSED'}")
+    print()
+    print(f"{'level':<8}{'moves':>8}{'median ms':>11}{'worst ms':>10}  aim: worst <= 2000 ms")
+    for level in ("random", "greedy", "strong"):
+        times = THINK.get(level)
+        if times:
+            worst = max(times)
+            print(f"{level:<8}{len(times):>8}{statistics.median(times) * 1e3:>11.1f}{worst * 1e3:>10.1f}"
+                  f"  {'ok' if worst <= 2 else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
