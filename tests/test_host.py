@@ -384,3 +384,19 @@ def test_messages_of_one_seq_are_taken_in_the_order_they_were_delivered() -> Non
     keys = ["1764537001.M5P1Q1.h", "1764537000.M100000P1Q2.h", "1764537000.M99999P1Q3.h", "odd-name", "1764537000.x"]
     assert sorted(keys, key=delivery_order) == [
         "odd-name", "1764537000.x", "1764537000.M99999P1Q3.h", "1764537000.M100000P1Q2.h", "1764537001.M5P1Q1.h"]
+
+
+def test_a_reminder_tells_a_seat_with_a_key_to_answer_as_the_game_s_message_says(tmp_path: Path) -> None:
+    """A move written in a reply is refused where moves are signed: the reminder must
+    not ask for one (the plain reminder does)."""
+    from types import SimpleNamespace
+
+    path = tmp_path / "g.corr"
+    engine.new_game(path, "combat", list(PLAYERS[:2]), {})
+    rep = engine.load(path)
+    plain = SimpleNamespace(name="Anna", seat="A", email="anna@example.org", key=None)
+    keyed = SimpleNamespace(name="Anna", seat="A", email="anna@example.org", key="ed25519:x")
+    said = mail_host.reminder(rep, plain, 7200, None, None).get_content()
+    assert "Reply with your move on a line of its own" in said
+    said = mail_host.reminder(rep, keyed, 7200, None, None).get_content()
+    assert "signed moves only" in said and "Reply with your move" not in said

@@ -199,7 +199,9 @@ def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str |
     msg.set_content(
         f"{seat.name}, it is your move in game {rep.header.id} (seat {seat.seat}).\n\n"
         f"Time left: {hours} hour{'' if hours == 1 else 's'}; deadline {deadline or 'unknown'} (UTC).\n\n"
-        f"Reply with your move on a line of its own (the game's latest message is `{subject(rep)}`).\n"
+        + (f"This game takes signed moves only: answer the game's latest message (`{subject(rep)}`) as it says.\n"
+           if seat.key else
+           f"Reply with your move on a line of its own (the game's latest message is `{subject(rep)}`).\n")
     )
     return msg
 
