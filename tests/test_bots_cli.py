@@ -185,12 +185,3 @@ def test_the_host_plays_the_computer_by_mail(tmp_path: Path, corr, smtp_server) 
     assert msg["Subject"].startswith(f"[corr {game_id}] 2. ")  # the position after the computer's answer
     assert host.run() == {}  # nothing new: nobody mailed, the computer does not move out of turn
     assert len(records(host.path)) == 2
-
-
-def test_move_looks_for_computer_seats_where_seats_keeps_them() -> None:
-    """`corr move` checks for FILE.bots.json without importing the bots (start-up)."""
-    import inspect
-
-    from corr.cli import play
-
-    assert f'"{{file}}{seats.SUFFIX}"' in inspect.getsource(play.move).replace("f\"", "\"")
