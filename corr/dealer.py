@@ -23,17 +23,15 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from corr.errors import CorruptLog, UsageError
+from corr.games.dealing import DEALER
 
 if TYPE_CHECKING:
     from corr.log.store import GameLog
 
 SECRET_SUFFIX = ".secret"
-#: The one seat-like name the dealer acts under in records (`by`).
-DEALER = "dealer"
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,40 +56,6 @@ def commitment(seed: str) -> str:
 
 def secret_path(log_path: Path | str) -> Path:
     return Path(f"{log_path}{SECRET_SUFFIX}")
-
-
-def shuffle(seed: str, items: Sequence[T], label: str) -> list[T]:
-    """`items` in the order the seed deals them (Fisher-Yates).
-
-    Draw k (counting from 0) is the first 8 bytes, big-endian, of
-    SHA-256(`seed|label|k`), taken modulo the range; draws that would bias the modulo
-    are rejected and the next k is used. Anyone holding the revealed seed can deal the
-    same way; `label` keeps different shuffles of one game apart ("deck", "digits").
-    """
-    out = list(items)
-    k = 0
-    for i in range(len(out) - 1, 0, -1):
-        j, k = draw(seed, label, i + 1, k)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def draw(seed: str, label: str, span: int, k: int = 0) -> tuple[int, int]:
-    """A number in `range(span)` from the seed's draws k, k+1, ..., and the k to go on from.
-
-    The draws are `shuffle`'s (the first 8 bytes, big-endian, of SHA-256(`seed|label|k`),
-    modulo `span`, biased draws rejected), so a caller that needs numbers one at a time,
-    each range known only after the last choice, deals as reproducibly as a shuffle.
-    Threading k through the calls keeps every number of one `label` a fresh draw.
-    """
-    if span < 1:
-        raise ValueError(f"cannot draw from an empty range (span {span})")
-    limit = (1 << 64) - (1 << 64) % span
-    while True:
-        value = int.from_bytes(hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
-        k += 1
-        if value < limit:
-            return value % span, k
 
 
 def write_secret(log_path: Path | str, secret: Secret) -> Path:

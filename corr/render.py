@@ -68,7 +68,8 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
 
 
 def _template_name(game: str, fmt: str) -> str:
-    return f"{game}.{'txt' if fmt == 'text' else 'html'}"
+    """A game's board template: `templates/<game>/board.txt` or `board.html`."""
+    return f"{game}/board.{'txt' if fmt == 'text' else 'html'}"
 
 
 def render_position(rep: Replay, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from corr import engine, randomplay
-from corr.bots import cards as bots
+from corr.games.cards import bot as bots
 from corr.bots.base import choose, seat_view
-from corr.games.cards import Cards
+from corr.games.cards.rules import Cards
 from corr.log import store
 
 

@@ -13,7 +13,8 @@ import pytest
 from conftest import MailHost
 
 from corr import engine
-from corr.bots import combat, seats
+from corr.bots import seats
+from corr.games.combat import bot as combat
 
 
 @pytest.fixture(autouse=True)

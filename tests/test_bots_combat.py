@@ -8,7 +8,7 @@ import random
 import pytest
 
 from corr import engine, randomplay
-from corr.bots import combat
+from corr.games.combat import bot as combat
 from corr.bots.base import choose, seat_view
 from corr.games.base import Action
 from corr.log import store

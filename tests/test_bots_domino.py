@@ -9,11 +9,11 @@ import random
 import pytest
 
 from corr import engine, randomplay
-from corr.bots import domino as bots
+from corr.games.domino import bot as bots
 from corr.bots.base import choose, seat_view
 from corr.log import store
 from corr.notation import Joker, Placement
-from corr.puzzles.domino import docking_cells
+from corr.games.domino.deal import docking_cells
 
 
 def _play(rep: engine.Replay, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:

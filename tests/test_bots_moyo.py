@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from corr import engine, randomplay
-from corr.bots import moyo
+from corr.games.moyo import bot as moyo
 from corr.bots.base import choose, random_choice, seat_view
 from corr.games.base import Action
-from corr.games.moyo import Moyo
+from corr.games.moyo.rules import Moyo
 from corr.log import store
 from corr.notation import Move
 

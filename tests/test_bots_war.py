@@ -11,7 +11,7 @@ import random
 import time
 
 from corr import engine, randomplay
-from corr.bots import war
+from corr.games.war import bot as war
 from corr.bots.base import choose, seat_view
 from corr.geometry import cell_at, name
 from corr.log import store

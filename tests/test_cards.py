@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from corr import dealer, engine, randomplay
+from corr.games import dealing
 from corr.errors import CorruptLog, IllegalMove, UsageError
 from corr.games.base import Action
-from corr.games.cards import TRACK, parse_deck
+from corr.games.cards.rules import TRACK, parse_deck
 from corr.geometry import cell_of
 from corr.log import store
 from corr.log.lines import Record
@@ -176,7 +177,7 @@ def test_cards_1_2_default_deck_is_81_cards_nine_of_each_digit_shuffled_from_the
     rep = deal()
     assert rep.header.options["deck"] == "9x1-9" and rep.header.options["puzzle"] == ""
     assert Counter(rep.game.deck) == {d: 9 for d in range(1, 10)}
-    assert rep.game.pile == dealer.shuffle(SEED, rep.game.deck, "deck")
+    assert rep.game.pile == dealing.shuffle(SEED, rep.game.deck, "deck")
     assert Counter(rep.game.pile) == Counter(rep.game.deck)
     assert deal(seed=OTHER_SEED).game.pile != rep.game.pile
 

@@ -555,8 +555,16 @@ def test_move_refuses_a_file_that_is_no_log(corr, tmp_path: Path, content: bytes
 
 
 def test_damaged_record_line(corr, base: Path) -> None:
-    edit_line(base, 2, b'"type":"move"', b'"type":"moove"')
+    edit_line(base, 2, b'"type":"move"', b'"type":"Move"')
     refused(corr, base, 2, "move", base, "6 (1,2)", words=("line 3", "seq 2", "not a valid record"))
+
+
+def test_a_record_type_the_game_lacks(corr, base: Path) -> None:
+    """A record type is a game's own: the log takes any short word, the game refuses one
+    it has not (the last line, so no later line's chain speaks first)."""
+    last = len(lines_of(base)) - 1
+    edit_line(base, last, b'"type":"move"', b'"type":"moove"')
+    refused(corr, base, 2, "move", base, "6 (1,2)", words=(f"seq {last}", "has no 'moove' records"))
 
 
 # ---------------------------------------------------------------------------------
@@ -683,7 +691,7 @@ def test_schema_into_a_missing_folder_makes_it(corr, tmp_path: Path) -> None:
 
 
 def test_unexpected_errors_are_one_line(corr, base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from corr.games.combat import Combat
+    from corr.games.combat.rules import Combat
 
     def boom(self, state):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")

@@ -6,7 +6,7 @@ import pytest
 
 from corr.errors import IllegalMove
 from corr.games.base import Action
-from corr.games.combat import Combat, CombatState
+from corr.games.combat.rules import Combat, CombatState
 from corr.games.grid import Grid
 from corr.geometry import cell_of
 from corr.notation import parse

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from corr import dealer, engine
+from corr.games import dealing
 from corr.errors import CorruptLog, UsageError
 from corr.log import store
 from corr.log.lines import Record
@@ -93,42 +94,42 @@ def test_dealer_secret_path_is_the_log_path_plus_dot_secret(tmp_path: Path) -> N
 # --- shuffle ---------------------------------------------------------------------------
 def test_dealer_shuffle_pinned_output() -> None:
     """Pinned: a change to the algorithm would re-deal every game ever logged."""
-    assert dealer.shuffle("00" * 16, list(range(10)), "deck") == [6, 5, 9, 4, 0, 2, 8, 7, 1, 3]
-    assert dealer.shuffle("00" * 16, list(range(10)), "digits") == [5, 2, 0, 9, 4, 6, 1, 8, 7, 3]
-    assert dealer.shuffle(OTHER, "abcdefghij", "deck") == list("cgaihefdbj")
+    assert dealing.shuffle("00" * 16, list(range(10)), "deck") == [6, 5, 9, 4, 0, 2, 8, 7, 1, 3]
+    assert dealing.shuffle("00" * 16, list(range(10)), "digits") == [5, 2, 0, 9, 4, 6, 1, 8, 7, 3]
+    assert dealing.shuffle(OTHER, "abcdefghij", "deck") == list("cgaihefdbj")
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 9, 81, 200])
 @pytest.mark.parametrize("seed", [SEED, OTHER, "f" * 128])
 def test_dealer_shuffle_follows_its_documented_algorithm(seed: str, size: int) -> None:
     items = list(range(size))
-    assert dealer.shuffle(seed, items, "deck") == reference_shuffle(seed, items, "deck")
+    assert dealing.shuffle(seed, items, "deck") == reference_shuffle(seed, items, "deck")
 
 
 def test_dealer_shuffle_is_deterministic_and_leaves_its_input_alone() -> None:
     deck = [d for d in range(1, 10) for _ in range(9)]
     before = list(deck)
-    first = dealer.shuffle(SEED, deck, "deck")
-    assert dealer.shuffle(SEED, deck, "deck") == first
-    assert dealer.shuffle(SEED, tuple(deck), "deck") == first
+    first = dealing.shuffle(SEED, deck, "deck")
+    assert dealing.shuffle(SEED, deck, "deck") == first
+    assert dealing.shuffle(SEED, tuple(deck), "deck") == first
     assert deck == before
 
 
 def test_dealer_shuffle_is_a_permutation() -> None:
     deck = [d for d in range(1, 10) for _ in range(9)]
-    dealt = dealer.shuffle(SEED, deck, "deck")
+    dealt = dealing.shuffle(SEED, deck, "deck")
     assert Counter(dealt) == Counter(deck)
-    order = dealer.shuffle(SEED, list(range(81)), "deck")
+    order = dealing.shuffle(SEED, list(range(81)), "deck")
     assert sorted(order) == list(range(81)) and order != list(range(81))
 
 
 def test_dealer_shuffle_differs_by_seed_and_by_label() -> None:
     items = list(range(30))
-    by_seed = dealer.shuffle(SEED, items, "deck")
-    assert dealer.shuffle(OTHER, items, "deck") != by_seed
-    assert dealer.shuffle(SEED, items, "digits") != by_seed
+    by_seed = dealing.shuffle(SEED, items, "deck")
+    assert dealing.shuffle(OTHER, items, "deck") != by_seed
+    assert dealing.shuffle(SEED, items, "digits") != by_seed
     # the label is part of the hashed text, not just a suffix of the seed
-    assert dealer.shuffle(SEED + "|deck", items, "") != by_seed
+    assert dealing.shuffle(SEED + "|deck", items, "") != by_seed
 
 
 def test_dealer_shuffle_rejects_a_draw_that_would_bias_the_modulo(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -163,13 +164,13 @@ def test_dealer_shuffle_rejects_a_draw_that_would_bias_the_modulo(monkeypatch: p
     seed = next(s for s in (f"{n:032x}" for n in range(100))
                 if reference_shuffle(s, ["a", "b", "c"], "deck", sha256=Forced) != kept(s))
     expected = reference_shuffle(seed, ["a", "b", "c"], "deck", sha256=Forced)
-    monkeypatch.setattr(dealer, "hashlib", FakeHashlib)
-    assert dealer.shuffle(seed, ["a", "b", "c"], "deck") == expected
-    assert dealer.shuffle(seed, ["a", "b", "c"], "deck") != kept(seed)
+    monkeypatch.setattr(dealing, "hashlib", FakeHashlib)
+    assert dealing.shuffle(seed, ["a", "b", "c"], "deck") == expected
+    assert dealing.shuffle(seed, ["a", "b", "c"], "deck") != kept(seed)
 
 
 def test_dealer_shuffle_deals_every_order_about_equally_often() -> None:
-    counts = Counter(tuple(dealer.shuffle(f"{n:032x}", "abc", "deck")) for n in range(3000))
+    counts = Counter(tuple(dealing.shuffle(f"{n:032x}", "abc", "deck")) for n in range(3000))
     assert set(counts) == {tuple(p) for p in permutations("abc")}
     assert all(400 < c < 600 for c in counts.values()), counts
 
@@ -229,7 +230,7 @@ def test_dealer_new_game_keeps_the_seed_in_the_secret_and_its_commitment_in_the_
     assert rep.header.commitment == dealer.commitment(seed)
     assert seed.encode() not in path.read_bytes()  # the log holds only the commitment
     assert rep.game.dealt and rep.game.seed == seed
-    assert rep.game.pile == dealer.shuffle(seed, rep.game.deck, "deck")
+    assert rep.game.pile == dealing.shuffle(seed, rep.game.deck, "deck")
 
 
 def test_dealer_new_game_refuses_when_a_secret_lies_there_already(tmp_path: Path) -> None:

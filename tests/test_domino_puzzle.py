@@ -9,10 +9,11 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from corr import dealer
+from corr.games import dealing
 from corr.errors import UsageError
 from corr.geometry import UNITS, cell_at, name
 from corr.puzzles.appendix import puzzle_text
-from corr.puzzles.domino import Deal, docking_cells, generate, peel, solution_grid, unreachable_cells
+from corr.games.domino.deal import Deal, docking_cells, generate, peel, solution_grid, unreachable_cells
 
 SEED = "d1ce" * 8
 
@@ -250,16 +251,16 @@ def test_dealer_draw_pinned_output() -> None:
     """Pinned: a change would re-deal every Domino game. The last span rejects about
     half the draws (2**63 + 1 fits into 2**64 once), and here the first draw."""
     seed = "00" * 16
-    assert [dealer.draw(seed, "domino-peel", s) for s in (1, 2, 9, 81)] == [(0, 1), (0, 1), (2, 1), (29, 1)]
-    assert dealer.draw(seed, "domino-peel", 2**63 + 1) == (1373642971376991101, 2)
-    assert dealer.draw(seed, "domino-peel", 81, 5) == (49, 6)
+    assert [dealing.draw(seed, "domino-peel", s) for s in (1, 2, 9, 81)] == [(0, 1), (0, 1), (2, 1), (29, 1)]
+    assert dealing.draw(seed, "domino-peel", 2**63 + 1) == (1373642971376991101, 2)
+    assert dealing.draw(seed, "domino-peel", 81, 5) == (49, 6)
 
 
 @pytest.mark.parametrize("span", [1, 2, 3, 7, 81, 2**62 + 3, 2**64 - 1])
 def test_dealer_draw_follows_its_documented_algorithm(span: int) -> None:
     k = 0
     for _ in range(5):
-        got = dealer.draw(SEED, "domino-peel", span, k)
+        got = dealing.draw(SEED, "domino-peel", span, k)
         assert got == reference_draw(SEED, "domino-peel", span, k)
         assert 0 <= got[0] < span and got[1] > k
         k = got[1]
@@ -269,14 +270,14 @@ def test_dealer_shuffle_is_fisher_yates_over_draw() -> None:
     """One source of draws: a shuffle deals what the draws of its label give."""
     items, k = list(range(12)), 0
     for i in range(11, 0, -1):
-        j, k = dealer.draw(SEED, "deck", i + 1, k)
+        j, k = dealing.draw(SEED, "deck", i + 1, k)
         items[i], items[j] = items[j], items[i]
-    assert dealer.shuffle(SEED, range(12), "deck") == items
+    assert dealing.shuffle(SEED, range(12), "deck") == items
 
 
 def test_dealer_draw_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError, match="empty range"):
-        dealer.draw(SEED, "x", 0)
+        dealing.draw(SEED, "x", 0)
 
 
 # --- the solution grid (7.1) --------------------------------------------------------------
@@ -287,16 +288,16 @@ def valid_sudoku(grid: tuple[int, ...] | list[int]) -> bool:
 def reference_grid(seed: str) -> list[int]:
     """`solution_grid` as its docstring specifies it, step by step on a 9x9 list."""
     grid = [[(3 * (r % 3) + r // 3 + c) % 9 + 1 for c in range(9)] for r in range(9)]
-    digits = dealer.shuffle(seed, range(1, 10), "domino-digits")
+    digits = dealing.shuffle(seed, range(1, 10), "domino-digits")
     grid = [[digits[d - 1] for d in row] for row in grid]
 
     def lines(label: str) -> list[int]:  # the bands, then the lines within each band
-        bands = dealer.shuffle(seed, range(3), label)
-        return [3 * b + i for b in bands for i in dealer.shuffle(seed, range(3), f"{label}-{b}")]
+        bands = dealing.shuffle(seed, range(3), label)
+        return [3 * b + i for b in bands for i in dealing.shuffle(seed, range(3), f"{label}-{b}")]
 
     rows, cols = lines("domino-rows"), lines("domino-cols")
     grid = [[grid[rows[r]][cols[c]] for c in range(9)] for r in range(9)]
-    if dealer.draw(seed, "domino-transpose", 2)[0]:
+    if dealing.draw(seed, "domino-transpose", 2)[0]:
         grid = [list(col) for col in zip(*grid)]
     return [d for row in grid for d in row]
 
@@ -311,7 +312,7 @@ def test_domino_7_1_solution_grid_follows_its_documented_algorithm(seed: str) ->
 def test_domino_7_1_solution_grids_vary_with_the_seed() -> None:
     grids = [solution_grid(f"{n:032x}") for n in range(200)]
     assert len(set(grids)) == 200
-    transposed = sum(dealer.draw(f"{n:032x}", "domino-transpose", 2)[0] for n in range(200))
+    transposed = sum(dealing.draw(f"{n:032x}", "domino-transpose", 2)[0] for n in range(200))
     assert 60 < transposed < 140  # both shapes occur
 
 
@@ -324,7 +325,7 @@ def test_domino_7_1_peel_chooses_differently_at_a_dead_end() -> None:
     a, b, f, e = cell_at(1, 1), cell_at(1, 2), cell_at(2, 1), cell_at(5, 5)
     board = [1 if c in (a, b, f, e) else 0 for c in range(81)]
     seeds = [f"s{n}" for n in range(12)]
-    assert any(dealer.draw(s, "domino-peel", 3)[0] == 0 for s in seeds)  # [a, b, f][0] is A
+    assert any(dealing.draw(s, "domino-peel", 3)[0] == 0 for s in seeds)  # [a, b, f][0] is A
     for s in seeds:
         removed = peel(s, board, 2)
         assert len(removed) == 2 and removed[0] in (b, f), (s, removed)
@@ -434,9 +435,9 @@ def test_domino_7_1_deal_is_frozen() -> None:
 
 def _peel_by_recounting(seed: str, cells: list[int], givens: int) -> list[int]:
     """7.1's peel as first written: every docking stone recounted after each removal."""
-    from corr.dealer import draw
+    from corr.games.dealing import draw
     from corr.geometry import CELLS
-    from corr.puzzles.domino import _docks_when_empty
+    from corr.games.domino.deal import _docks_when_empty
 
     board = list(cells)
     stones = sum(1 << c for c in CELLS if board[c])
@@ -468,7 +469,7 @@ def _peel_by_recounting(seed: str, cells: list[int], givens: int) -> list[int]:
 def test_domino_7_1_the_peel_kept_up_to_date_deals_what_recounting_deals(givens: int) -> None:
     """The peel updates only the stones on the emptied cell's row and column; every
     seed must still deal exactly the game it dealt when all were recounted."""
-    from corr.puzzles.domino import peel, solution_grid
+    from corr.games.domino.deal import peel, solution_grid
 
     for i in range(40):
         grid = list(solution_grid(f"seed-{i}"))

@@ -11,7 +11,7 @@ from corr.errors import IllegalMove, UsageError
 from corr.games import game_class
 from corr.games.base import Action
 from corr.games.grid import Grid
-from corr.games.moyo import AREA_CELLS, Moyo, MoyoState, match_winners, revenge_options
+from corr.games.moyo.rules import AREA_CELLS, Moyo, MoyoState, match_winners, revenge_options
 from corr.geometry import FIELD_CELLS, cell_at, cell_of
 from corr.log import store
 from corr.notation import Placement, ShimaPick, parse
@@ -185,7 +185,7 @@ def test_moyo_2_1_puzzle_is_required_appendix_number_or_string() -> None:
 
 
 def test_moyo_6_the_appendix_puzzles_taken_as_solvable_have_a_solution() -> None:
-    from corr.games import moyo
+    from corr.games.moyo import rules as moyo
     from corr.puzzles import solver
     from corr.puzzles.appendix import APPENDIX, parse_puzzle
 

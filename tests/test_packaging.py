@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 def test_templates_and_schemas_are_found() -> None:
     templates, schemas = resource_dir("templates"), resource_dir("schemas")
     for name in games.names():
-        assert (templates / f"{name}.txt").is_file() and (templates / f"{name}.html").is_file()
+        assert (templates / name / "board.txt").is_file() and (templates / name / "board.html").is_file()
     assert (schemas / "header.schema.json").is_file() and (schemas / "record.schema.json").is_file()
 
 

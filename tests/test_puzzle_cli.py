@@ -152,7 +152,7 @@ def test_every_puzzle_command_has_an_example(corr, command: str) -> None:
 def test_domino_7_1_puzzle_domino_prints_the_start_and_the_order(corr) -> None:
     from corr.geometry import name
     from corr.puzzles.appendix import puzzle_text
-    from corr.puzzles.domino import generate
+    from corr.games.domino.deal import generate
 
     r = corr("puzzle", "domino", "--seed", "abc", "--givens", "75")
     assert r.code == 0, r.err
@@ -167,7 +167,7 @@ def test_domino_7_1_puzzle_domino_prints_the_start_and_the_order(corr) -> None:
 def test_domino_7_1_puzzle_domino_json(corr) -> None:
     from corr.geometry import name
     from corr.puzzles.appendix import puzzle_text
-    from corr.puzzles.domino import generate
+    from corr.games.domino.deal import generate
 
     r = corr("puzzle", "domino", "--seed", "abc", "--json")
     assert r.code == 0, r.err

@@ -292,7 +292,7 @@ def test_readme_war_section_plays_an_opening_and_copies_the_position(tmp_path: P
     again = json.loads(corr("show", "again.corr", "--format", "json").out)
     assert position is not None and again["position"] == position and again["to_move"] == "B"
     default = README.read_text().split("The default is\n\n", 1)[1].split("\n", 1)[0].strip()
-    from corr.games.war import DEFAULT_SETUP
+    from corr.games.war.rules import DEFAULT_SETUP
 
     assert default == DEFAULT_SETUP
 

@@ -9,7 +9,7 @@ import pytest
 from corr.errors import UsageError
 from corr.geometry import UNITS, cell_at, name
 from corr.puzzles.appendix import APPENDIX, parse_puzzle, puzzle_text
-from corr.puzzles.check import check, three_in_line
+from corr.games.moyo.check import check, three_in_line
 from corr.puzzles.solver import count_solutions, grade, is_valid_solution, solve, starting_points
 
 TOP95 = [parse_puzzle(line) for line in (Path(__file__).parent / "data" / "top95.txt").read_text().splitlines() if line.strip()]

@@ -20,7 +20,7 @@ import pytest
 
 from corr import engine, randomplay
 from corr.errors import IllegalMove
-from corr.games.war import DEFAULT_SETUP
+from corr.games.war.rules import DEFAULT_SETUP
 from corr.geometry import cell_at, name
 from corr.log import store
 from corr.notation import Correction, PieceMove, parse
@@ -1096,8 +1096,8 @@ def test_war_1_4_a_setup_is_stored_canonically_in_the_header(corr, tmp_path: Pat
     assert show(corr, path)["position"] == text
 
 
-@pytest.mark.skipif(not (Path(__file__).parent.parent / "templates" / "war.txt").exists(),
-                    reason="templates/war.txt is not written yet")
+@pytest.mark.skipif(not (Path(__file__).parent.parent / "templates" / "war" / "board.txt").exists(),
+                    reason="templates/war/board.txt is not written yet")
 def test_war_1_4_the_text_board_prints_the_position_string(corr, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = new_file(corr, tmp_path / "g.corr")
     assert corr("move", path, mv("N", (9, 4), (7, 5)), "--format", "none").code == 0

@@ -9,7 +9,6 @@ and why, which `corr bot --dry-run` prints.
 
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -88,14 +87,16 @@ def random_choice(view: SeatView, rng: random.Random) -> Choice:
 
 
 def chooser(game: str, level: str) -> Chooser:
-    """The function that plays `level` in `game` (`corr.bots.<game>.greedy|strong`)."""
+    """The function that plays `level` in `game` (`corr.games.<game>.bot.greedy|strong`)."""
     if level not in LEVELS:
         raise UsageError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if level == "random":
         return random_choice
+    from corr.games import part
+
     try:
-        module = importlib.import_module(f"corr.bots.{game}")
-    except ModuleNotFoundError:
+        module = part(game, "bot")
+    except UsageError:
         raise UsageError(f"no computer opponent for {game} yet") from None
     return getattr(module, level)
 

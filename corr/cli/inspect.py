@@ -59,6 +59,7 @@ def games(as_json: JsonFlag = False) -> None:
                 "name": cls.name,
                 "title": cls.title,
                 "players": [cls.min_seats, cls.max_seats],
+                "records": sorted(cls.record_types),
                 "options": {
                     k: {"default": None if o.required else o.default, "choices": list(o.choices) if o.choices else None,
                         "help": o.help}

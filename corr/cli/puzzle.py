@@ -152,30 +152,12 @@ def check(
       corr puzzle check 6 --json
       corr puzzle check 5 --units rows
     """
-    from corr.games.moyo import AREA_WORD
+    from corr.games import tool
     from corr.puzzles.appendix import parse_puzzle
-    from corr.puzzles.check import check as run_check
 
-    report = run_check(parse_puzzle(puzzle), units=units)
-    if as_json:
-        out(json.dumps(report, indent=2) + "\n")
-        return
-    word = AREA_WORD[report["units"]]
-    sols = f"{report['solutions']}+" if report["solutions_capped"] else str(report["solutions"])
-    lines = [
-        f"solutions: {sols}",
-        f"givens: {report['givens']} (advice: at most {report['advice']['max_givens']})",
-        f"givens in the Azumaya: {report['azumaya_givens']} (advice: 1-4)",
-        f"{word}s without a given: {', '.join(map(str, report['empty_areas'])) or 'none'}",
-        "three givens in a line: "
-        + ("; ".join(f"{word} {t[word]} {' '.join(t['cells'])}" for t in report["three_in_line"]) or "none"),
-        f"grade: {report['grade']} ({report['starting_points']} starting points)",
-        f"verdict: {report['verdict']}",
-    ]
-    if report["units"] != "fields":
-        lines.insert(2, f"areas: {word}s, {word} 5 is the Azumaya (units={report['units']})")
-    lines += [f"  - {reason}" for reason in report["reasons"]]
-    out("\n".join(lines) + "\n")
+    advice = tool("check")  # the game whose rule 6 this is (Moyo)
+    report = advice.check(parse_puzzle(puzzle), units=units)
+    out(json.dumps(report, indent=2) + "\n" if as_json else advice.report_text(report))
 
 
 @puzzle_app.command()
@@ -195,17 +177,11 @@ def domino(
     Example:
       corr puzzle domino --seed 5f2c9e --givens 30
     """
-    from corr.geometry import name
-    from corr.puzzles.appendix import puzzle_text
-    from corr.puzzles.domino import generate
+    from corr.games import tool
 
-    deal = generate(seed, givens)
-    start = puzzle_text(list(deal.start))
+    generator = tool("domino")  # the game dealt from a seed (Sudoku Domino, 7.1)
+    deal = generator.generate(seed, givens)
     if as_json:
-        order = [{"cell": name(cell), "digit": digit} for cell, digit in deal.order]
-        out(json.dumps({"seed": seed, "givens": givens, "start": start, "order": order}, indent=2) + "\n")
+        out(json.dumps(generator.deal_json(seed, givens, deal), indent=2) + "\n")
         return
-    width = len(str(len(deal.order)))
-    lines = [f"start: {start}", f"order: {len(deal.order)} digits"]
-    lines += [f"  {n:>{width}}. {digit} {name(cell)}" for n, (cell, digit) in enumerate(deal.order, 1)]
-    out("\n".join(lines) + "\n")
+    out(generator.deal_text(deal))

@@ -87,6 +87,10 @@ class Game:
 
     name: ClassVar[str]
     title: ClassVar[str]
+    #: other names the game is known by (`corr new sudoku-combat ...`)
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: `corr puzzle` commands a module of the game's package serves: {"check": "check"}
+    puzzle_tools: ClassVar[dict[str, str]] = {}
     rules: ClassVar[str]  # rules file, for citations: "combat"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]

@@ -24,20 +24,6 @@ STAMP = f"^{lines.STAMP_PATTERN}$"
 STAMP_TEXT = "UTC time YYYY-MM-DDTHH:MM:SSZ that exists: no Feb 30, hour 24 or second 60."
 SEAT = r"^[A-F]$"
 
-RecordType = Literal[
-    "move",
-    "pass",
-    "challenge",
-    "ruling",
-    "resign",
-    "draw-offer",
-    "draw-accept",
-    "draw-decline",
-    "timeout",
-    "vacation",
-    "reveal",
-    "comment",
-]
 
 
 class Seat(BaseModel):
@@ -92,7 +78,11 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     seq: int = Field(ge=1)
-    type: RecordType
+    type: str = Field(
+        pattern=f"^{lines.TYPE_PATTERN}$",
+        description="What the record is: the engine's comment, ruling, timeout and vacation, and each game's own "
+        "(move, pass, challenge, reveal, resign, draw-offer, ...; `corr games --json` lists them).",
+    )
     by: str = Field(pattern=r"^([A-F]|host|referee|dealer)$")
     at: str = Field(pattern=STAMP, description=STAMP_TEXT)
     move: str | None = Field(default=None, max_length=100)

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from corr.dealer import DEALER
+from corr.games.dealing import DEALER
 from corr.errors import CorruptLog, IllegalMove, UsageError
 from corr.games.base import Action, Game, Option, Outcome, Result
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
 from corr.notation import Joker, Move, Placement
-from corr.puzzles import domino as deal
+from corr.games.domino import deal
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
 
 GREY, GOLD = 10, 11  # a joker on a board's cell (4.1); stones are 1..9
@@ -111,6 +111,8 @@ class Placed(Outcome):
 class Domino(Game):
     name = "domino"
     title = "Sudoku Domino"
+    aliases = ("sudoku-domino",)
+    puzzle_tools = {"domino": "deal"}
     rules = "domino"
     min_seats = 1
     max_seats = 6

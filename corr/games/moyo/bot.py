@@ -31,7 +31,8 @@ from corr.bots.base import Choice, SeatView
 from corr.bots.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.base import Action
-from corr.games.moyo import AREA_CELLS, Moyo, matching, other
+from corr.games.moyo.rules import AREA_CELLS, Moyo, other
+from corr.games.moyo.victory import matching
 from corr.notation import Move, ShimaPick
 
 #: a won game, in stones; a score beyond WIN - MATE_ZONE is a forced result

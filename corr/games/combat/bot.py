@@ -29,7 +29,7 @@ import time
 
 from corr.bots.base import Choice, SeatView
 from corr.errors import UsageError
-from corr.games.combat import fields_text
+from corr.games.combat.rules import fields_text
 from corr.games.grid import Grid
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS
 from corr.notation import Placement

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from corr.errors import UsageError
-from corr.games.moyo import AREA_CELLS, AREA_WORD
+from corr.games.moyo.rules import AREA_CELLS, AREA_WORD
 from corr.geometry import DIGITS, FIELD_CELLS, name
 from corr.puzzles import solver
 
@@ -126,3 +126,24 @@ def check(cells: list[int], cap: int = 10_000, units: str = "fields") -> dict[st
             "min_starting_points": MIN_STARTING_POINTS,
         },
     }
+
+
+def report_text(report: dict[str, Any]) -> str:
+    """The report as `corr puzzle check` prints it: one line per point, the verdict and
+    its reasons."""
+    word = AREA_WORD[report["units"]]
+    sols = f"{report['solutions']}+" if report["solutions_capped"] else str(report["solutions"])
+    lines = [
+        f"solutions: {sols}",
+        f"givens: {report['givens']} (advice: at most {report['advice']['max_givens']})",
+        f"givens in the Azumaya: {report['azumaya_givens']} (advice: 1-4)",
+        f"{word}s without a given: {', '.join(map(str, report['empty_areas'])) or 'none'}",
+        "three givens in a line: "
+        + ("; ".join(f"{word} {t[word]} {' '.join(t['cells'])}" for t in report["three_in_line"]) or "none"),
+        f"grade: {report['grade']} ({report['starting_points']} starting points)",
+        f"verdict: {report['verdict']}",
+    ]
+    if report["units"] != "fields":
+        lines.insert(2, f"areas: {word}s, {word} 5 is the Azumaya (units={report['units']})")
+    lines += [f"  - {reason}" for reason in report["reasons"]]
+    return "\n".join(lines) + "\n"

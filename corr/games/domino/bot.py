@@ -23,15 +23,15 @@ import time
 from typing import Sequence
 
 from corr.bots.base import Choice, SeatView
-from corr.games.domino import GOLD, GREY, UNITS
+from corr.games.domino.rules import GOLD, GREY, UNITS
 from corr.geometry import name
 from corr.notation import Joker, Move, Placement
-from corr.puzzles.domino import ENTRIES, docking_cells
+from corr.games.domino.deal import ENTRIES, docking_cells
 
 #: Seconds a `strong` move may think by default; a move stays well under 2 s.
 BUDGET = 1.0
 _BITS = [0] + [1 << d for d in range(1, 10)]
-#: For each cell, the indexes of the entries (lines from one edge, corr.puzzles.domino)
+#: For each cell, the indexes of the entries (lines from one edge, corr.games.domino.deal)
 #: that pass through it.
 _ENTRIES_OF: list[tuple[int, ...]] = [tuple(i for i, e in enumerate(ENTRIES) if c in e) for c in range(81)]
 #: For each cell, the cells next to it along its row and column.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from corr.dealer import draw, shuffle
+from corr.games.dealing import draw, shuffle
 from corr.errors import UsageError
 from corr.geometry import CELLS, COL_CELLS, ROW_CELLS
 
@@ -197,3 +197,24 @@ def generate(seed: str, givens: int = 30) -> Deal:
         start[cell] = 0
     order = tuple((cell, solution[cell]) for cell in reversed(removed))
     return Deal(solution, tuple(start), order)
+
+
+def deal_json(seed: str, givens: int, deal: Deal) -> dict[str, object]:
+    """A deal as `corr puzzle domino --json` prints it: the start and the order."""
+    from corr.geometry import name
+    from corr.puzzles.appendix import puzzle_text
+
+    order = [{"cell": name(cell), "digit": digit} for cell, digit in deal.order]
+    return {"seed": seed, "givens": givens, "start": puzzle_text(list(deal.start)), "order": order}
+
+
+def deal_text(deal: Deal) -> str:
+    """A deal as `corr puzzle domino` prints it: the start, then each digit of the order
+    with the cell it docks on."""
+    from corr.geometry import name
+    from corr.puzzles.appendix import puzzle_text
+
+    width = len(str(len(deal.order)))
+    lines = [f"start: {puzzle_text(list(deal.start))}", f"order: {len(deal.order)} digits"]
+    lines += [f"  {n:>{width}}. {digit} {name(cell)}" for n, (cell, digit) in enumerate(deal.order, 1)]
+    return "\n".join(lines) + "\n"

@@ -81,6 +81,7 @@ def setup_cells() -> list[int]:
 class Combat(AsWritten, Game):
     name = "combat"
     title = "SUDOKU-Combat"
+    aliases = ("sudoku-combat",)
     rules = "combat"
     min_seats = 2
     max_seats = 4

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from corr.dealer import DEALER, shuffle
+from corr.games.dealing import DEALER, shuffle
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result
@@ -79,6 +79,7 @@ class CardsState:
 class Cards(AsWritten, Game):
     name = "cards"
     title = "СуДоку"
+    aliases = ("судоку",)
     rules = "cards"
     min_seats = 2  # 1.4
     max_seats = 6

@@ -186,6 +186,7 @@ class Fought(Outcome):
 class War(Game):
     name = "war"
     title = "Sudoku War"
+    aliases = ("sudoku-war",)
     rules = "war"
     min_seats = 2
     max_seats = 2

@@ -33,7 +33,7 @@ from typing import Any, Iterator
 from corr.bots.base import Choice, SeatView
 from corr.bots.search import from_table, to_table
 from corr.errors import UsageError
-from corr.games.war import (
+from corr.games.war.rules import (
     BLACK, COLOUR_NAME, CORRECTOR, FIRST_LINE, IMMOBILIZER, KING, KNIGHT, LEAP, PIECE_NAME, STAR, WHITE, War,
     position_text,
 )
