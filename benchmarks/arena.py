@@ -56,9 +56,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def play(game: str, options: dict[str, str], levels: list[str], seed: int, budget: float | None) -> Any:
     """One game with seat i played at levels[i]; the finished replay."""
-    from corr import engine, randomplay
+    from corr import randomplay
     from corr.bots.base import chooser, seat_view
-    from corr.log import store
 
     rng = random.Random(seed)
     rep = randomplay.start(game, PLAYERS[: len(levels)], dict(options), seed)
@@ -78,7 +77,7 @@ def play(game: str, options: dict[str, str], levels: list[str], seed: int, budge
             t0 = time.perf_counter()
             choice = fn(view, rng)
             THINK[level].append(time.perf_counter() - t0)
-            store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+            rep.add("move", seat, move=choice.move)
             break
         else:
             break  # nobody on turn has a move: the engine appends passes itself

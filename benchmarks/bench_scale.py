@@ -44,8 +44,10 @@ SHUFFLE = ["N (8,7)-(7,3)", "N (2,1)-(1,9)", "N (7,3)-(8,7)", "N (1,9)-(2,1)"]
 
 def write_log(path: Path, records: int, timed: bool, voids: bool, keydir: Path) -> None:
     """A War log of `records` records, an hour apart, built in memory and written once."""
-    from corr import clock, engine, rulings
+    from corr import clock, engine
+    from corr.decisions import parse_decision
     from corr.identity import load_private
+    from corr.notation import parse
     from corr.log import store
 
     officials = None
@@ -63,16 +65,16 @@ def write_log(path: Path, records: int, timed: bool, voids: bool, keydir: Path) 
                                     time_control={"kind": "per-move", "days": 3} if timed else None,
                                     officials=officials)
         rep = engine.start(header)
+        if referee is not None:
+            rep.hold(referee)
         played = 0  # moves that stand
         while len(rep.log.records) < records:
             frozen.tick(timedelta(hours=1))
             if voids and len(rep.log.records) % 10 == 9:  # the newest move set aside
-                record = rulings.ruling_record(rep, "referee", rep.seq, rulings.parse_decision("void"),
-                                               "the wrong Knight", referee)
-                store.add(rep.log, [record])
+                rep.rule(rep.seq, parse_decision("void"), "the wrong Knight")
                 played -= 1
                 continue
-            store.add(rep.log, engine.extend(rep, "move", move=engine.parse(SHUFFLE[played % 4])))
+            rep.add("move", move=parse(SHUFFLE[played % 4]))
             played += 1
     finally:
         clock.now = real_now  # type: ignore[assignment]
@@ -91,7 +93,7 @@ def floor(path: Path) -> float:
 def signatures(path: Path) -> float:
     """The time to check the signatures of a log's signed records (the referee's rulings)
     alone: what any audit of the log must spend on them, voids or not."""
-    from corr.engine import official_keys
+    from corr.engine.keys import official_keys
     from corr.identity import verify
     from corr.log import store
 

@@ -37,7 +37,7 @@ def war_positions(games: int) -> tuple[Any, list[Any]]:
         rep = randomplay.play("war", ["White", "Black"], {}, seed=seed, max_records=2000)
         game = rep.game
 
-        def keep(r: engine.Replay) -> None:
+        def keep(r: engine.Position) -> None:
             if not r.state.over:
                 states.append(r.game.clone(r.state))
 

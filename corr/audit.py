@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corr import dealer, engine
+from corr import engine
+from corr.engine import dealer
 from corr.errors import CorruptLog
 from corr.log import store
 from corr.log.models import STRICT
@@ -102,7 +103,7 @@ def audit(path: Path | str) -> dict[str, Any]:
     return report
 
 
-def _window_open(rep: engine.Replay, seq: int) -> bool:
+def _window_open(rep: engine.Position, seq: int) -> bool:
     """Whether the illegal move at `seq`, the newest move, can still be challenged
     (combat 4.1, cards 4.1: until the next move is recorded). While it can, nobody is
     told it broke the rule - noticing it is the other players' part of the game - so the
@@ -130,7 +131,7 @@ def _deal(log: store.GameLog) -> dict[str, Any]:
             "detail": "not yet checkable: the dealer reveals the seed when the game ends; everything public verified"}
 
 
-def _late(rep: engine.Replay) -> list[dict[str, Any]]:
+def _late(rep: engine.Position) -> list[dict[str, Any]]:
     """Moves made after their seat's time had run out, with no timeout claimed in between."""
     header = rep.header
     if header.time_control is None:

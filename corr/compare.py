@@ -45,7 +45,7 @@ def _lines(path: Path) -> tuple[lines.Header, list[bytes], bytes]:
     return header, rows[1:], data
 
 
-def _head(rep: engine.Replay) -> dict[str, Any]:
+def _head(rep: engine.Position) -> dict[str, Any]:
     return {"seq": rep.seq, "to_move": rep.to_move(), "over": rep.result().over}
 
 

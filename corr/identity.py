@@ -115,11 +115,16 @@ def sign(private: Any, game_id: str, record: lines.Record) -> lines.Record:
     return record._replace(sig=base64.b64encode(signature).decode())
 
 
-def verify(public: str, game_id: str, record: lines.Record) -> None:
-    """Raise CorruptLog unless the record carries a valid signature by `public`."""
+def verify(public: str, game_id: str, record: lines.Record, who: str | None = None) -> None:
+    """Raise CorruptLog unless the record carries a valid signature by `public`, the key
+    of `who` (default: the record's maker; "host" where the host vouches for it)."""
     from cryptography.exceptions import InvalidSignature
 
+    who = who or record.by
     if record.sig is None:
+        if who != record.by:
+            raise CorruptLog(f"seq {record.seq} by {record.by} is not signed, but the {who} signs every record of "
+                             "this game its seat does not sign", seq=record.seq, kind="signature")
         raise CorruptLog(f"seq {record.seq} by {record.by} is not signed, but {record.by} signs with a key",
                          seq=record.seq, kind="signature")
     signature = _canonical_b64(record.sig, SIGNATURE_BYTES)
@@ -132,14 +137,43 @@ def verify(public: str, game_id: str, record: lines.Record) -> None:
         )
     key_bytes = _canonical_b64(public[len(PREFIX):], 32) if public.startswith(PREFIX) else None
     if key_bytes is None:
-        raise CorruptLog(f"seq {record.seq}: {record.by}'s key in the header is not a corr public key "
+        raise CorruptLog(f"seq {record.seq}: {who}'s key in the header is not a corr public key "
                          "(ed25519:<canonical base64 of 32 bytes>)", seq=record.seq, kind="signature")
     try:
         key = _ed25519().Ed25519PublicKey.from_public_bytes(key_bytes)
         key.verify(signature, signed_bytes(game_id, record))
     except (InvalidSignature, ValueError):
         raise CorruptLog(
-            f"seq {record.seq}: the signature is not {record.by}'s (altered record or a stranger's key)",
+            f"seq {record.seq}: the signature is not {who}'s (altered record or a stranger's key)",
             seq=record.seq,
             kind="signature",
         ) from None
+
+
+PANEL_DOMAIN = b"corr-private-panel-v1\n"
+
+
+def panel_bytes(game_id: str, seat: str, seq: int, panel: str) -> bytes:
+    """What the host's signature of a seat's private panel covers: the game, the seat,
+    the seq the panel is of and the panel's JSON, so it cannot be moved to another."""
+    return PANEL_DOMAIN + f"{game_id}\n{seat}\n{seq}\n".encode() + panel.encode()
+
+
+def sign_bytes(private: Any, data: bytes) -> str:
+    """A signature of `data`, as canonical base64."""
+    return base64.b64encode(private.sign(data)).decode()
+
+
+def verified(public: str, data: bytes, signature: str) -> bool:
+    """Whether `signature` (canonical base64) is `public`'s signature of `data`."""
+    from cryptography.exceptions import InvalidSignature
+
+    raw = _canonical_b64(signature, SIGNATURE_BYTES)
+    key_bytes = _canonical_b64(public[len(PREFIX):], 32) if public.startswith(PREFIX) else None
+    if raw is None or key_bytes is None:
+        return False
+    try:
+        _ed25519().Ed25519PublicKey.from_public_bytes(key_bytes).verify(raw, data)
+    except (InvalidSignature, ValueError):
+        return False
+    return True

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from corr.engine import Replay
+from corr.engine import Position
 from corr.errors import UsageError
 
 
-def revenge_options(old: Replay) -> dict[str, str]:
+def revenge_options(old: Position) -> dict[str, str]:
     """Options of the rematch of a finished game (moyo 4.3: the same puzzle and rules,
     every role swapped)."""
     options = old.game.revenge_options(dict(old.header.options))  # refuses games without revenge
@@ -31,7 +31,7 @@ def _value(key: str, value: str | None) -> str:
     return value if len(value) <= 20 else f"{value[:12]}..."
 
 
-def check_pair(first: Replay, second: Replay) -> None:
+def check_pair(first: Position, second: Position) -> None:
     """Refuse two games that are not a game and its revenge (moyo 4.3 rulings)."""
     one, two = first.header, second.header
     if one.game != two.game:
@@ -61,7 +61,7 @@ def check_pair(first: Replay, second: Replay) -> None:
                          f"{', '.join(roles)} (4.3)")
 
 
-def match_total(first: Replay, second: Replay) -> dict[str, Any]:
+def match_total(first: Position, second: Position) -> dict[str, Any]:
     """The match of a game and its revenge (moyo 4.2, 4.3): each game's points - a game
     lost by a timeout or a ruling counted from the position at that moment - the totals
     and the winners (all seats: a draw)."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import random
 
-from corr import dealer, engine
+from corr import engine
+from corr.engine import dealer
 from corr.errors import IllegalMove
-from corr.log import store
 from corr.notation import Placement
 
 
@@ -20,7 +20,7 @@ def play(
     *,
     mischief: float = 0.0,
     game_id: str | None = None,
-) -> engine.Replay:
+) -> engine.Position:
     """Play legal moves chosen at random until the game is over; claims every conquest.
     A game with hidden information is dealt from a seed made from `seed`. With
     `mischief` > 0, that share of turns instead tries a move that breaks the main rule or
@@ -32,8 +32,8 @@ def play(
 
 
 def play_on(
-    rep: engine.Replay, rng: random.Random, max_records: int = 10_000, *, mischief: float = 0.0
-) -> engine.Replay:
+    rep: engine.Position, rng: random.Random, max_records: int = 10_000, *, mischief: float = 0.0
+) -> engine.Position:
     """Go on playing `rep` at random until the game is over (or has `max_records`).
 
     `mischief` is the chance per turn of trying what only as-written play keeps: a move
@@ -46,15 +46,15 @@ def play_on(
         if isinstance(move, Placement):
             claimed = Placement(move.digit, move.cell, ())
             try:
-                store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=claimed))
+                rep.add("move", rep.to_move(), move=claimed)
                 continue
             except IllegalMove:
                 pass  # conquers nothing: play it unclaimed
-        store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=move))
+        rep.add("move", rep.to_move(), move=move)
     return rep
 
 
-def _mischief(rep: engine.Replay, rng: random.Random) -> bool:
+def _mischief(rep: engine.Position, rng: random.Random) -> bool:
     """Try a challenge of the newest move (always, when it broke the rule) or a placement
     the legal moves lack; True when the game took it (a record was made)."""
     game = rep.game
@@ -77,7 +77,7 @@ def _mischief(rep: engine.Replay, rng: random.Random) -> bool:
         action = ("move", None, rng.choice(wrong), None)
     record_type, by, move, target = action
     try:
-        store.add(rep.log, engine.extend(rep, record_type, by, move, target))
+        rep.add(record_type, by, move, target)
     except IllegalMove:
         return False
     return True
@@ -90,7 +90,7 @@ def deal_seed(seed: int) -> str:
 
 def start(
     game_name: str, players: list[str], options: dict[str, str], seed: int = 0, *, game_id: str | None = None
-) -> engine.Replay:
+) -> engine.Position:
     """A new game in memory, dealt from `deal_seed(seed)` when it hides information;
     `game_id` replaces the header's random id."""
     from corr.games import game_class

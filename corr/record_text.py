@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from corr.engine import Replay, Step
+from corr.engine import Position, Step
 from corr.log.lines import Record
 
 
@@ -35,15 +35,14 @@ def step_text(step: Step, everything: bool = True) -> str:
     return f"{record.seq:>3}. {record.by}  {what_}{tail}"
 
 
-def game_text(rep: Replay, seat: str | None = None) -> str:
+def game_text(rep: Position, seat: str | None = None) -> str:
     """The game as `seat` (None: anyone) may read it: while the game runs nobody is told
     what the players are left to notice (`misses 8`), and in a running Domino duel a
     seat reads only its own board's records and score (`Game.shows`)."""
     header = rep.header
     result = rep.result()
     everything = result.over
-    shows, state = rep.game.shows, rep.state
-    scores = {s: n for s, n in result.scores.items() if shows(state, s, seat)}
+    scores = {s: n for s, n in result.scores.items() if rep.reads(s, seat)}
     if result.over:
         outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
     else:

@@ -33,7 +33,7 @@ def _broken(illegal: IllegalMove | None) -> list[dict[str, Any]]:
     return [{"rule": illegal.rule, "cells": [name(c) for c in illegal.cells], "message": str(illegal)}]
 
 
-def _recheck(before: engine.Replay, step: engine.Step) -> IllegalMove | None:
+def _recheck(before: engine.Position, step: engine.Step) -> IllegalMove | None:
     """The rule a move broke, judged afresh by the game against the position before it;
     the outcome the replay recorded when the game cannot judge it again."""
     move = step.action.move
@@ -45,7 +45,7 @@ def _recheck(before: engine.Replay, step: engine.Step) -> IllegalMove | None:
         return err
 
 
-def _challenge_of(rep: engine.Replay, seq: int) -> dict[str, Any] | None:
+def _challenge_of(rep: engine.Position, seq: int) -> dict[str, Any] | None:
     """The first later challenge aimed at `seq`: by its target, or (no target) by being
     the challenge of the newest move, which is `seq`."""
     last_move = seq

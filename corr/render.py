@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from corr.engine import Replay
+from corr.engine import Position
 from corr.view import board_rows, position
 
 FORMATS = ("text", "html", "json")
@@ -72,7 +72,7 @@ def _template_name(game: str, fmt: str) -> str:
     return f"{game}/board.{'txt' if fmt == 'text' else 'html'}"
 
 
-def render_position(rep: Replay, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:
+def render_position(rep: Position, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:
     """A position in one of FORMATS, as `seat` sees it (None: the public view); `colour`:
     a text board coloured for a terminal (corr.term)."""
     data = position(rep, seat)

@@ -39,10 +39,10 @@ class Session:
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
 
-    def load(self) -> engine.Replay:
+    def load(self) -> engine.Position:
         return engine.load(self.path)
 
-    def board(self, rep: engine.Replay, seat: str | None = None) -> str:
+    def board(self, rep: engine.Position, seat: str | None = None) -> str:
         from corr.render import render_position
 
         own = seat if seat in rep.game.seats and rep.game.own_boards else None
@@ -54,7 +54,7 @@ class Session:
             return False
         return self.mine is None or seat in self.mine
 
-    def computer_turns(self, rep: engine.Replay) -> engine.Replay:
+    def computer_turns(self, rep: engine.Position) -> engine.Position:
         """The computer's moves while a computer seat is on turn, each appended and said."""
         from corr.bots.base import choose
 
@@ -69,21 +69,21 @@ class Session:
             self.out(self.board(rep, seat))
 
     @staticmethod
-    def name(rep: engine.Replay, seat: str) -> str:
+    def name(rep: engine.Position, seat: str) -> str:
         from corr.view import short_name
 
         found = next((s.name for s in rep.header.seats if s.seat == seat), seat)
         return f"{seat} {short_name(found)}"
 
-    def seat_to_play(self, rep: engine.Replay) -> str | None:
+    def seat_to_play(self, rep: engine.Position) -> str | None:
         """The seat this terminal moves for now; None when none of its seats is on turn."""
         return next((s for s in rep.on_turn() if self.plays(s)), None)
 
-    def deadline(self, rep: engine.Replay) -> datetime | None:
+    def deadline(self, rep: engine.Position) -> datetime | None:
         """When the game's own clock ends it (Domino 6.1), or None."""
         return rep.game.due_at(rep.state) if rep.game.own_clock else None
 
-    def time_up(self, now: datetime) -> engine.Replay:
+    def time_up(self, now: datetime) -> engine.Position:
         """The game's own clock has run out: the dealer's due records are appended (the
         reveal, 7.2), as `corr claim-timeout` does; the position after them."""
         rep = self.load()
@@ -92,7 +92,7 @@ class Session:
             rep = self.load()
         return rep
 
-    def prompt(self, rep: engine.Replay, seat: str, now: datetime) -> str:
+    def prompt(self, rep: engine.Position, seat: str, now: datetime) -> str:
         left = ""
         deadline = self.deadline(rep)
         if deadline is not None:
@@ -141,7 +141,7 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
-def result_line(rep: engine.Replay) -> str:
+def result_line(rep: engine.Position) -> str:
     """The end of the game in one line."""
     result = rep.result()
     scores = ", ".join(f"{seat} {points}" for seat, points in result.scores.items())

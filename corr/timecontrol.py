@@ -30,6 +30,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
+from corr.decisions import clock_adjustment
 from corr.errors import CorruptLog, UsageError
 from corr.log.lines import STAMP_PATTERN
 
@@ -275,8 +276,6 @@ class Clocks:
         """Advance past one record of the log (`at`: its time, where the caller has it)."""
         if record.type in TALK_TYPES:
             if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
-                from corr.rulings import clock_adjustment
-
                 whom, days = clock_adjustment(record)  # type: ignore[misc]
                 if whom in self.turn:
                     self.turn[whom] -= days * DAY

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from corr.engine import Replay
+from corr.engine import Position
 from corr.errors import UsageError
 from corr.geometry import FIELD_OF, PLACE_OF, name
 
@@ -65,7 +65,7 @@ def seat_named(seats: Any, given: str, option: str = "--for") -> str:
     raise UsageError(f"{option} {short_name(given, 40)!r}: no such seat or player (seats: {listed})")
 
 
-def viewer(rep: Replay, seat: str | None) -> str | None:
+def viewer(rep: Position, seat: str | None) -> str | None:
     """`--for SEAT` checked against the game's seats (None: the public view); a
     player's name names its seat."""
     if seat is None:
@@ -76,7 +76,7 @@ def viewer(rep: Replay, seat: str | None) -> str | None:
     return letter
 
 
-def _last_move(rep: Replay, seat: str | None) -> dict[str, Any] | None:
+def _last_move(rep: Position, seat: str | None) -> dict[str, Any] | None:
     """The newest record `seat` may read and what every seat is told it did.
 
     What the outcome leaves untold (a missed conquest) and an illegal move in
@@ -97,12 +97,12 @@ def _last_move(rep: Replay, seat: str | None) -> dict[str, Any] | None:
     }
 
 
-def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
+def position(rep: Position, seat: str | None = None) -> dict[str, Any]:
     """The documented JSON of a position as `seat` sees it (None: the public; DESIGN 9,
     `corr show --format json`)."""
     game, state, header = rep.game, rep.state, rep.header
     result = rep.result()
-    board = game.board(state, seat)
+    board = game.board(state, seat, rep.when())
     data: dict[str, Any] = {
         "game": header.game,
         "title": game.title,
@@ -118,7 +118,7 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
         "options": dict(header.options),
         "last": _last_move(rep, seat),
     }
-    data.update(game.view(state, seat))
+    data.update(game.view(state, seat, rep.when()))
     if seat is not None:
         data["viewer"] = seat
         if not game.dealt:  # a player's copy: what the dealer told this seat, if still true
@@ -126,7 +126,7 @@ def position(rep: Replay, seat: str | None = None) -> dict[str, Any]:
     return data
 
 
-def told(rep: Replay, seat: str) -> dict[str, Any]:
+def told(rep: Position, seat: str) -> dict[str, Any]:
     """What the dealer's latest message told `seat` of its hidden state (`rep.private`:
     seat -> {"seq": N, "view": {...}}), while it still holds: a hand changes only when
     its seat acts, so the panel is dropped once the seat has made a record after seq N."""
@@ -139,14 +139,14 @@ def told(rep: Replay, seat: str) -> dict[str, Any]:
     return dict(entry.get("view", {}))
 
 
-def private(rep: Replay, seat: str) -> dict[str, Any]:
+def private(rep: Position, seat: str) -> dict[str, Any]:
     """The part of `seat`'s view the public view lacks (its hand): what a dealer's message
     to that seat carries besides the public position."""
     own, public = position(rep, seat), position(rep)
     return {k: v for k, v in own.items() if k not in public and k != "viewer"}
 
 
-def board_rows(rep: Replay, seat: str | None = None) -> list[list[dict[str, Any]]]:
+def board_rows(rep: Position, seat: str | None = None) -> list[list[dict[str, Any]]]:
     """The 9x9 board as rows of cells with what the templates mark on them.
 
     `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
@@ -154,8 +154,8 @@ def board_rows(rep: Replay, seat: str | None = None) -> list[list[dict[str, Any]
     The board is public in every game: what stands on it is seen by all.
     """
     game, state = rep.game, rep.state
-    board = game.board(state, seat)
-    start = game.board(game.initial(), seat)
+    board = game.board(state, seat, rep.when())
+    start = game.board(game.initial(), seat, rep.when())
     owners = game.owners(state)
     last_cell = game.last_cell(state)
     rows = []

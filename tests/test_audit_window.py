@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from corr import audit, dealer, engine
+from corr import audit, engine
+from corr.engine import dealer
 from corr.log import store
 from corr.notation import Placement
 
@@ -105,22 +106,22 @@ def test_combat_strict_games_are_not_affected(corr, game_file) -> None:
 SEED = "c0ffee00" * 4
 
 
-def cards_game(tmp_path: Path) -> tuple[engine.Replay, Path]:
+def cards_game(tmp_path: Path) -> tuple[engine.Position, Path]:
     header = engine.make_header("cards", ["Anna", "Ben", "Cleo"], {"puzzle": "1", "mode": "as-written"},
                                 commitment=dealer.commitment(SEED))
     rep = engine.start(header, SEED)
     return rep, tmp_path / "cards.corr"
 
 
-def lay(rep: engine.Replay, legal: bool) -> None:
+def lay(rep: engine.Position, legal: bool) -> None:
     seat = rep.to_move()
     card = rep.state.hands[rep.game.seats.index(seat)]
     board = rep.game.board(rep.state)
     cell = next(c for c in range(81) if not board[c] and rep.state.grid.fits(c, card) == legal)
-    store.add(rep.log, engine.extend(rep, "move", by=seat, move=Placement(card, cell)))
+    rep.add("move", by=seat, move=Placement(card, cell))
 
 
-def save(rep: engine.Replay, path: Path) -> Path:
+def save(rep: engine.Position, path: Path) -> Path:
     path.write_bytes(store.text(rep.log))  # a player's copy: no dealer's secret beside it
     return path
 

@@ -14,7 +14,7 @@ from corr.games.cards.rules import Cards
 from corr.log import store
 
 
-def _choose(rep: engine.Replay, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:
+def _choose(rep: engine.Position, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:
     view = seat_view(rep, seat)
     choice = bots.strong(view, rng, **kw) if level == "strong" else choose(rep, seat, level, rng)
     assert choice.move in rep.game.legal_for(rep.state, seat), (level, choice)
@@ -64,12 +64,12 @@ def test_bot_cards_play_outs_score_as_the_game_does() -> None:
             choice = choose(rep, rep.to_move(), "greedy", rng)
             assert sim.hands[sim.turn] == choice.move.digit
             sim.lay(choice.move.cell)
-            store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=choice.move))
+            rep.add("move", rep.to_move(), move=choice.move)
         assert sim.points == rep.state.points
         assert sim.over or sim.best(sim.hands[sim.turn]) < 0  # 5.2 the pile, or 5.1 a card that fits nowhere
 
 
-def _near_the_end(seed: int) -> engine.Replay:
+def _near_the_end(seed: int) -> engine.Position:
     """A game played greedily to within 24 free cells, with a choice of cells left."""
     for deal in range(seed, seed + 20):
         rep = randomplay.start("cards", ["Anna", "Ben", "Cleo"], {}, deal)
@@ -78,7 +78,7 @@ def _near_the_end(seed: int) -> engine.Replay:
             if rep.state.grid.cells.count(0) <= 24 and len(rep.game.legal_moves(rep.state)) > 1:
                 return rep
             move = choose(rep, rep.to_move(), "greedy", rng).move
-            store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=move))
+            rep.add("move", rep.to_move(), move=move)
     raise AssertionError("no game lasted to 24 free cells")
 
 

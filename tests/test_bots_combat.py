@@ -19,14 +19,14 @@ from corr.notation import Placement, parse
 OPENING = ["7 (8,7)", "8 (4,6)", "6 (8,4)", "2 (5,3)", "9 (1,3)", "1 (3,9)"]
 
 
-def played(moves: list[str], options: dict[str, str] | None = None) -> engine.Replay:
+def played(moves: list[str], options: dict[str, str] | None = None) -> engine.Position:
     rep = randomplay.start("combat", ["Anna", "Ben"], options or {}, 0)
     for text in moves:
-        store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=parse(text)))
+        rep.add("move", rep.to_move(), move=parse(text))
     return rep
 
 
-def unclaimed(seed: int, plies: int) -> engine.Replay:
+def unclaimed(seed: int, plies: int) -> engine.Position:
     """A random game in which nobody claims anything (conquest=claim): fields fall
     unclaimed and stay open (3.5), which the bots must still judge right."""
     rng = random.Random(seed)
@@ -34,17 +34,17 @@ def unclaimed(seed: int, plies: int) -> engine.Replay:
     for _ in range(plies):
         if rep.to_move() is None:
             break
-        store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=rng.choice(rep.game.legal_moves(rep.state))))
+        rep.add("move", rep.to_move(), move=rng.choice(rep.game.legal_moves(rep.state)))
     return rep
 
 
-def positions() -> list[engine.Replay]:
+def positions() -> list[engine.Position]:
     reps = [randomplay.play("combat", ["Anna", "Ben"], {}, seed=s, max_records=8 + 7 * s) for s in range(8)]
     reps += [unclaimed(s, 25 + 5 * s) for s in range(4)]
     return [rep for rep in reps if rep.to_move() is not None]
 
 
-def conquered_by(rep: engine.Replay, seat: str, digit: int, cell: int) -> int:
+def conquered_by(rep: engine.Position, seat: str, digit: int, cell: int) -> int:
     """The fields the rules say a placement conquers (credited or missed), as a mask."""
     state = rep.game.clone(rep.state)
     outcome = rep.game.apply(state, Action(rep.seq + 1, "move", seat, Placement(digit, cell)))
@@ -74,7 +74,7 @@ def test_every_level_plays_a_move_the_engine_takes(level: str, monkeypatch: pyte
         seat = rep.to_move()
         choice = choose(rep, seat, level, random.Random(i))
         assert Placement(choice.move.digit, choice.move.cell) in rep.game.legal_moves(rep.state)
-        records = engine.extend(rep, "move", seat, move=choice.move)  # a claim it makes must hold (3.5)
+        records = rep.add("move", seat, move=choice.move)  # a claim it makes must hold (3.5)
         assert records[0].by == seat and isinstance(choice.why, str) and choice.why
 
 
@@ -84,7 +84,7 @@ def test_bot_combat_greedy_takes_a_conquest_3_1() -> None:
     choice = choose(rep, "A", "greedy", random.Random(1))
     assert choice.move.claim == ()  # claimed, so it counts with conquest=claim (3.5)
     assert choice.expect >= 1 and "conquers field" in choice.why
-    engine.extend(rep, "move", "A", move=choice.move)
+    rep.add("move", "A", move=choice.move)
     assert list(rep.state.conquered.values()) == ["A"] * len(rep.state.conquered) and rep.state.conquered
 
 
@@ -96,7 +96,7 @@ def test_greedy_hands_the_next_seat_no_conquest_when_it_can_avoid_it() -> None:
         if not any(given == 0 for _, given, _, _ in combat.judged(table)):
             continue
         choice = choose(rep, seat, "greedy", random.Random(i))
-        engine.extend(rep, "move", seat, move=choice.move)
+        rep.add("move", seat, move=choice.move)
         nxt = rep.to_move()
         if nxt is None:
             continue
@@ -143,7 +143,7 @@ def match(strong_seat: int, seed: int) -> float:
             choice = combat.strong(view, rng, budget=100.0)  # bounded by ENOUGH: the same games on any machine
         else:
             choice = combat.greedy(view, rng)
-        store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+        rep.add("move", seat, move=choice.move)
     winners = rep.result().winners
     return 1 / len(winners) if seats[strong_seat] in winners else 0.0
 

@@ -16,7 +16,7 @@ from corr.notation import Joker, Placement
 from corr.games.domino.deal import docking_cells
 
 
-def _play(rep: engine.Replay, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:
+def _play(rep: engine.Position, seat: str, level: str, rng: random.Random, **kw: float) -> bots.Choice:
     view = seat_view(rep, seat)
     choice = bots.strong(view, rng, **kw) if level == "strong" else choose(rep, seat, level, rng)
     assert choice.move in rep.game.legal_for(rep.state, seat), (level, choice)
@@ -49,11 +49,11 @@ def test_bot_domino_greedy_takes_a_completed_unit_5() -> None:
                 choice = bots.greedy(view, random.Random(seed))
                 assert gains[choice.move.cell] == max(gains.values())
                 scored = rep.game.board_of(rep.state, "A").points
-                store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+                rep.add("move", "A", move=choice.move)
                 assert rep.game.board_of(rep.state, "A").points - scored == choice.expect  # the engine agrees
                 found += 1
                 break
-            store.add(rep.log, engine.extend(rep, "move", "A", move=Placement(digit, cell)))
+            rep.add("move", "A", move=Placement(digit, cell))
         if found >= 3:
             break
     assert found >= 3
@@ -67,7 +67,7 @@ def test_bot_domino_strong_keeps_the_puzzle_solvable() -> None:
     for seed in range(4):
         rep = randomplay.start("domino", ["Anna"], {"givens": "40"}, seed)
         for cell, digit in rep.game.deal.order[: 3 * seed]:
-            store.add(rep.log, engine.extend(rep, "move", "A", move=Placement(digit, cell)))
+            rep.add("move", "A", move=Placement(digit, cell))
         choice = _play(rep, "A", "strong", random.Random(seed), budget=0.1, playouts=20)
         assert isinstance(choice.move, Placement)
         cells = bots.stones(bots.read_board(seat_view(rep, "A").position["board"]))
@@ -108,7 +108,7 @@ def _solo(level: str, seed: int) -> tuple[bool, int]:
     rng = random.Random(seed)
     while "A" in rep.on_turn():
         choice = _play(rep, "A", level, rng, budget=60, playouts=40)
-        store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+        rep.add("move", "A", move=choice.move)
     board = rep.state.boards[0]
     return all(board.cells), board.points
 

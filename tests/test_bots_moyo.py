@@ -21,12 +21,12 @@ from corr.notation import Move
 PUZZLE = {"puzzle": "1"}
 
 
-def positions(options: dict[str, str], seeds: range, step: int = 5) -> list[engine.Replay]:
+def positions(options: dict[str, str], seeds: range, step: int = 5) -> list[engine.Position]:
     reps = [randomplay.play("moyo", ["Anna", "Ben"], options, seed=s, max_records=2 + step * s) for s in seeds]
     return [rep for rep in reps if rep.to_move() is not None]
 
 
-def after(rep: engine.Replay, seat: str, move: Move) -> Any:
+def after(rep: engine.Position, seat: str, move: Move) -> Any:
     state = rep.game.clone(rep.state)
     rep.game.apply(state, Action(rep.seq + 1, "move", seat, move))
     return state
@@ -67,7 +67,7 @@ def test_every_level_plays_a_move_the_engine_takes(level: str, monkeypatch: pyte
             choice = choose(rep, seat, level, random.Random(i))
             assert choice.move in rep.game.legal_moves(rep.state)
             assert isinstance(choice.why, str) and choice.why
-            store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+            rep.add("move", seat, move=choice.move)
             played += 1
     assert played >= 20
 
@@ -109,7 +109,7 @@ def test_bot_moyo_greedy_drafts_the_shima_with_the_most_placeable_stones_2_3() -
     free = {a: len(game.lacks(state, a)) - len(game.turned(state, a)) for a in range(1, 10) if a != 5}
     choice = moyo.greedy(seat_view(rep, "A"), random.Random(0))
     assert free[choice.move.field] == max(free.values())
-    store.add(rep.log, engine.extend(rep, "move", "A", move=choice.move))
+    rep.add("move", "A", move=choice.move)
     assert rep.state.owner[choice.move.field] == "A"
 
 
@@ -150,7 +150,7 @@ def match(levels: dict[str, str], seed: int) -> tuple[str, ...]:
             choice = moyo.greedy(view, rng)
         else:
             choice = random_choice(view, rng)
-        store.add(rep.log, engine.extend(rep, "move", seat, move=choice.move))
+        rep.add("move", seat, move=choice.move)
     return rep.game.result(rep.state).winners
 
 

@@ -28,7 +28,7 @@ def setup(pieces: dict[Square, str], turn: str = "w") -> str:
     return "/".join(rows) + " " + turn
 
 
-def game_from(pieces: dict[Square, str], turn: str = "w") -> engine.Replay:
+def game_from(pieces: dict[Square, str], turn: str = "w") -> engine.Position:
     return randomplay.start("war", ["Anna", "Ben"], {"setup": setup(pieces, turn)})
 
 
@@ -36,8 +36,8 @@ def at(r: int, c: int) -> str:
     return name(cell_at(r, c))
 
 
-def play(rep: engine.Replay, move: PieceMove) -> None:
-    store.add(rep.log, engine.extend(rep, "move", rep.to_move(), move=move))
+def play(rep: engine.Position, move: PieceMove) -> None:
+    rep.add("move", rep.to_move(), move=move)
 
 
 # --- every level plays legal moves --------------------------------------------------------

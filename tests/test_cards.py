@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from corr import dealer, engine, randomplay
+from corr import engine, randomplay
+from corr.engine import dealer
 from corr.games import dealing
 from corr.errors import CorruptLog, IllegalMove, UsageError
 from corr.games.base import Action
@@ -36,34 +37,32 @@ OTHER_SEED = "5eed" * 16  # 64 hex digits
 # --- helpers ---------------------------------------------------------------------------
 
 
-def deal(players: int = 2, seed: str = SEED, **options: str) -> engine.Replay:
+def deal(players: int = 2, seed: str = SEED, **options: str) -> engine.Position:
     """The dealer's copy of a new game (in memory), dealt from `seed`."""
     header = engine.make_header("cards", PLAYERS[:players], options, commitment=dealer.commitment(seed))
     return engine.start(header, seed)
 
 
-def hand(rep: engine.Replay, seat: str) -> int:
+def hand(rep: engine.Position, seat: str) -> int:
     return rep.state.hands[rep.game.seats.index(seat)]
 
 
-def lay(rep: engine.Replay, cell: int, digit: int | None = None, by: str | None = None) -> list[Record]:
+def lay(rep: engine.Position, cell: int, digit: int | None = None, by: str | None = None) -> list[Record]:
     """Lay the card `by` (default: the seat on turn) holds, or `digit`, on `cell`; the
     records are added to the log."""
     seat = by or rep.to_move()
     assert seat is not None
     card = hand(rep, seat) if digit is None else digit
-    records = engine.extend(rep, "move", by=seat, move=Placement(card, cell))
-    store.add(rep.log, records)
+    records = rep.add("move", by=seat, move=Placement(card, cell))
     return records
 
 
-def challenge(rep: engine.Replay, by: str, target: int | None = None) -> list[Record]:
-    records = engine.extend(rep, "challenge", by=by, target=target)
-    store.add(rep.log, records)
+def challenge(rep: engine.Position, by: str, target: int | None = None) -> list[Record]:
+    records = rep.add("challenge", by=by, target=target)
     return records
 
 
-def outcome_of(rep: engine.Replay, seq: int):  # type: ignore[no-untyped-def]
+def outcome_of(rep: engine.Position, seq: int):  # type: ignore[no-untyped-def]
     return next(step.outcome for step in rep.steps if step.record.seq == seq)
 
 
@@ -77,7 +76,7 @@ def breaks(board: list[int], cell: int, digit: int) -> bool:
     return any(board[c] == digit for c in range(81) if sees(c, cell))
 
 
-def free_cells(rep: engine.Replay, digit: int, legal: bool = True) -> list[int]:
+def free_cells(rep: engine.Position, digit: int, legal: bool = True) -> list[int]:
     """Free cells where `digit` keeps (legal) or breaks (not legal) the Sudoku rule."""
     board = rep.game.board(rep.state)
     return [c for c in range(81) if not board[c] and breaks(board, c, digit) != legal]
@@ -92,11 +91,11 @@ def expected_score(board: list[int], cell: int) -> int:
     return in_block + outside
 
 
-def text(rep: engine.Replay) -> bytes:
+def text(rep: engine.Position) -> bytes:
     return store.text(rep.log)
 
 
-def copy_of(data: bytes, secret: str | None = None) -> engine.Replay:
+def copy_of(data: bytes, secret: str | None = None) -> engine.Position:
     """A copy of a log replayed elsewhere: a player's (no secret) or the dealer's."""
     log = store.parse(data, Path("copy.corr"))
     if secret is not None:
@@ -135,7 +134,7 @@ def appended(data: bytes, **fields) -> bytes:  # type: ignore[no-untyped-def]
     return data + store.dump(record._replace(**fields)) + b"\n"
 
 
-def play_out(rep: engine.Replay, limit: int = 200) -> None:
+def play_out(rep: engine.Position, limit: int = 200) -> None:
     """Lay the card on turn on its first legal cell until the game is over."""
     for _ in range(limit):
         if rep.to_move() is None:
@@ -265,7 +264,7 @@ def test_cards_1_3_a_card_out_of_turn_is_refused() -> None:
     rep = deal(3)
     before = rep.game.state_key(rep.state)
     with pytest.raises(IllegalMove, match=r"cards 1\.3: it is A's turn, not B's") as err:
-        engine.extend(rep, "move", by="B", move=Placement(hand(rep, "B"), 40))
+        rep.add("move", by="B", move=Placement(hand(rep, "B"), 40))
     assert err.value.rule == "cards 1.3"
     assert rep.game.state_key(rep.state) == before and rep.seq == 0
 
@@ -297,7 +296,7 @@ def test_cards_2_1_the_card_laid_must_be_the_one_held() -> None:
     held = hand(rep, "A")
     other = next(d for d in range(1, 10) if d != held)
     with pytest.raises(IllegalMove, match=rf"cards 2\.1: A does not hold a {other}"):
-        engine.extend(rep, "move", move=Placement(other, 40))
+        rep.add("move", move=Placement(other, 40))
     assert rep.seq == 0 and rep.to_move() == "A"
     lay(rep, 40)
     assert rep.state.grid.cells[40] == held
@@ -313,7 +312,7 @@ def test_cards_2_1_strict_refuses_a_card_repeating_a_digit_in_row_column_or_bloc
     lay(rep, cell_of(5, 5))
     before, records = rep.game.state_key(rep.state), len(rep.log.records)
     with pytest.raises(IllegalMove, match=unit) as err:
-        engine.extend(rep, "move", move=Placement(7, second))
+        rep.add("move", move=Placement(7, second))
     assert err.value.rule == "cards 2.1"
     assert "a 7 already stands at (5,5)" in str(err.value)
     assert cell_of(5, 5) in err.value.cells and second in err.value.cells
@@ -326,7 +325,7 @@ def test_cards_2_1_a_card_goes_on_a_free_cell_only(mode: str) -> None:
     rep = deal(deck="1x1-9", mode=mode)
     lay(rep, 40)
     with pytest.raises(IllegalMove, match=r"cards 2\.1: \(5,5\) is not free"):
-        engine.extend(rep, "move", move=Placement(hand(rep, "B"), 40))
+        rep.add("move", move=Placement(hand(rep, "B"), 40))
     assert rep.seq == 1
 
 
@@ -334,7 +333,7 @@ def test_cards_2_1_a_card_goes_on_a_free_cell_only(mode: str) -> None:
 def test_cards_2_1_a_card_is_laid_as_digit_and_cell_without_claims(move: str) -> None:
     rep = deal()
     with pytest.raises(IllegalMove, match=r"cards 2\.1: a card is laid like 7 \(5,4\)"):
-        engine.extend(rep, "move", move=parse(move.format(d=hand(rep, "A"))))
+        rep.add("move", move=parse(move.format(d=hand(rep, "A"))))
     assert rep.seq == 0
 
 
@@ -376,7 +375,7 @@ def test_cards_2_3_every_draw_is_the_next_card_of_the_pile() -> None:
             continue
         seat = record.by
         assert int(record.move.split()[0]) == hand(replayed, seat)
-        store.add(replayed.log, engine.extend(replayed, "move", by=seat, move=parse(record.move)))
+        replayed.add("move", by=seat, move=parse(record.move))
         if drawn < len(pile):
             assert hand(replayed, seat) == pile[drawn]
             drawn += 1
@@ -472,7 +471,7 @@ def test_cards_4_1_strict_refuses_rule_break() -> None:
     cell = free_cells(rep, card, legal=False)[0]
     log_before, key_before = text(rep), rep.game.state_key(rep.state)
     with pytest.raises(IllegalMove) as err:
-        engine.extend(rep, "move", move=Placement(card, cell))
+        rep.add("move", move=Placement(card, cell))
     assert err.value.rule == "cards 2.1" and "breaks the Sudoku rule" in str(err.value)
     assert text(rep) == log_before and rep.game.state_key(rep.state) == key_before
     assert hand(rep, "A") == card and rep.to_move() == "A"
@@ -542,7 +541,7 @@ def test_cards_4_1_not_challenged_before_the_next_move_the_card_stands_with_its_
     scored = outcome_of(rep, move.seq).points
     lay(rep, free_cells(rep, hand(rep, "B"))[0])  # the next move is recorded
     with pytest.raises(IllegalMove, match=r"cards 4\.1: too late to challenge seq 1"):
-        engine.extend(rep, "challenge", by="C", target=1)
+        rep.add("challenge", by="C", target=1)
     assert rep.state.grid.cells[cell] == card and rep.state.points[0] == scored
     # without a target a challenge reaches only the newest card (B's, which kept the rule)
     (record,) = challenge(rep, "C")
@@ -554,20 +553,20 @@ def test_cards_4_1_nobody_challenges_their_own_card() -> None:
     rep = deal(puzzle="1", mode="as-written")
     lay(rep, free_cells(rep, hand(rep, "A"), legal=False)[0])
     with pytest.raises(IllegalMove, match=r"cards 4\.1: a player cannot challenge their own card"):
-        engine.extend(rep, "challenge", by="A")
+        rep.add("challenge", by="A")
 
 
 def test_cards_4_1_nothing_to_challenge_before_the_first_card() -> None:
     rep = deal(mode="as-written")
     with pytest.raises(IllegalMove, match=r"cards 4\.1: there is no card to challenge"):
-        engine.extend(rep, "challenge", by="B")
+        rep.add("challenge", by="B")
 
 
 def test_cards_4_1_strict_has_no_challenges() -> None:
     rep = deal()
     lay(rep, 40)
     with pytest.raises(IllegalMove, match=r"cards 4\.1: challenges exist only with mode=as-written"):
-        engine.extend(rep, "challenge", by="B")
+        rep.add("challenge", by="B")
     assert rep.seq == 1
 
 
@@ -582,7 +581,7 @@ def test_cards_5_1_ends_when_the_player_on_turn_holds_a_card_that_fits_nowhere()
     assert rep.game.describe(rep.state)["pile"] == 1  # not the end of the pile (5.2)
     assert position(rep)["end"] == "B holds a 5, which fits on no free cell (5.1)"
     with pytest.raises(IllegalMove, match="the game is over"):
-        engine.extend(rep, "move", by="B", move=Placement(5, 0))
+        rep.add("move", by="B", move=Placement(5, 0))
 
 
 def test_cards_5_1_only_the_card_of_the_player_on_turn_counts() -> None:
@@ -754,9 +753,9 @@ def test_cards_6_1_a_players_copy_verifies_every_public_record_but_cannot_deal()
     with pytest.raises(UsageError, match="only the dealer's copy"):
         player.game.legal_moves(player.state)
     with pytest.raises(UsageError, match="send the move to the dealer"):
-        engine.extend(player, "move", move=Placement(card, free_cells(rep, card)[0]))
+        player.add("move", move=Placement(card, free_cells(rep, card)[0]))
     with pytest.raises(UsageError, match="send the move to the dealer"):
-        engine.extend(player, "reveal", by="dealer")
+        player.add("reveal", by="dealer")
     assert player.seq == rep.seq
 
 
@@ -795,7 +794,7 @@ def test_cards_6_2_the_reveal_comes_only_at_the_end() -> None:
     rep = deal(deck="1x1-9")
     lay(rep, 40)
     with pytest.raises(IllegalMove, match=r"cards 6\.2: the dealer reveals the deal when the game ends"):
-        engine.extend(rep, "reveal", by="dealer")
+        rep.add("reveal", by="dealer")
     forged = appended(text(rep), seed=SEED)  # the right seed, too early
     with pytest.raises(CorruptLog, match="not over") as err:
         copy_of(forged)
@@ -806,12 +805,12 @@ def test_cards_6_2_only_the_dealer_reveals_and_only_once() -> None:
     rep = deal(deck="1x1-3")
     play_out(rep)
     with pytest.raises(IllegalMove, match="revealed already"):
-        engine.extend(rep, "reveal", by="dealer")
+        rep.add("reveal", by="dealer")
     with pytest.raises(CorruptLog, match="revealed already"):
         copy_of(appended(text(rep), seed=SEED))
     early = deal(deck="1x1-9")
     with pytest.raises(IllegalMove, match="a reveal is the dealer's record, not B's"):
-        engine.extend(early, "reveal", by="B")
+        early.add("reveal", by="B")
     with pytest.raises(CorruptLog, match="dealer's record, not B's"):
         copy_of(appended(text(rep)[: -len(store.dump(rep.log.records[-1])) - 1], by="B", seed=SEED))
 
@@ -819,7 +818,7 @@ def test_cards_6_2_only_the_dealer_reveals_and_only_once() -> None:
 def test_cards_6_2_the_dealer_makes_no_moves() -> None:
     rep = deal()
     with pytest.raises(IllegalMove, match="the dealer makes no 'move' records"):
-        engine.extend(rep, "move", by="dealer", move=Placement(hand(rep, "A"), 40))
+        rep.add("move", by="dealer", move=Placement(hand(rep, "A"), 40))
 
 
 def test_cards_6_2_a_reveal_not_matching_the_commitment_is_corrupt() -> None:

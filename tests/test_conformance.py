@@ -41,7 +41,8 @@ from typing import Any, Callable
 import pytest
 from freezegun import freeze_time
 
-from corr import audit, dealer, engine, games, randomplay, view
+from corr import audit, engine, games, randomplay, view
+from corr.engine import dealer
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.games.base import Action, Outcome
 from corr.log import lines, store
@@ -134,7 +135,7 @@ AS_WRITTEN = [
 
 
 @lru_cache(maxsize=None)
-def played(case: Case) -> engine.Replay:
+def played(case: Case) -> engine.Position:
     """The case's random game, played once (the dealer's copy). Read-only: tests that
     change a replay make their own from the bytes."""
     return randomplay.play(case.game, PLAYERS[: case.players], case.opts, seed=case.seed, mischief=MISCHIEF)
@@ -217,7 +218,7 @@ def plain(value: Any) -> Any:
     return (type(value).__name__, *((a, plain(getattr(value, a))) for a in attributes(value)))
 
 
-def on_turn_action(rep: engine.Replay, move: Any) -> Action:
+def on_turn_action(rep: engine.Position, move: Any) -> Action:
     return Action(rep.seq + 1, "move", rep.to_move(), move)  # type: ignore[arg-type]
 
 
@@ -329,7 +330,7 @@ class Forge:
         self.header = self.log.header
         self.records = list(self.log.records)
 
-    def before(self, seq: int) -> engine.Replay:
+    def before(self, seq: int) -> engine.Position:
         """The dealer's copy replayed up to just before `seq`."""
         return engine.replay(dealers_copy(self.case), upto=seq - 1)
 
@@ -680,9 +681,10 @@ def test_positions_render_and_legal_moves_are_accepted(case: Case) -> None:
         assert moves
         for move in moves[:25]:
             trial = engine.replay(dealers_copy(case, upto=rep.seq // 2))
-            records = engine.extend(trial, "move", mid.to_move(), move=move)
+            tail = trial.log.tail_hash
+            records = trial.add("move", mid.to_move(), move=move)
             assert records[0].move == str(move) and records[0].seq == mid.seq + 1
-            assert records[0].prev == trial.log.tail_hash
+            assert records[0].prev == tail
 
 
 # --- 6. golden playthroughs ------------------------------------------------------------
@@ -699,7 +701,7 @@ def playthrough(name: str) -> str:
         return _playthrough_text(name, rep, options, players)
 
 
-def _playthrough_text(name: str, rep: engine.Replay, options: dict[str, str], players: int) -> str:
+def _playthrough_text(name: str, rep: engine.Position, options: dict[str, str], players: int) -> str:
     mid = engine.replay(rep.log, upto=rep.seq // 2)
     opts = " ".join(f"{k}={v}" for k, v in options.items()) or "(defaults)"
     parts = [
@@ -742,7 +744,7 @@ def test_playthrough_goldens_have_no_strays() -> None:
 HAND_WORDS = re.compile(r"\bhand\b|\bholds?\b|\bcards? \(", re.IGNORECASE)
 
 
-def other_seats_named(text: str, rep: engine.Replay, seat: str) -> list[str]:
+def other_seats_named(text: str, rep: engine.Position, seat: str) -> list[str]:
     """The other seats a line names, by letter or by player name."""
     named = []
     for s in rep.header.seats:
@@ -800,7 +802,7 @@ def test_each_seat_sees_the_public_view_and_only_its_own_secret(case: Case) -> N
         assert all(shown.get(seat) for seat in played(case).game.seats), f"every seat is shown its secret: {shown}"
 
 
-def seats_see_only_their_own(rep: engine.Replay) -> list[str]:
+def seats_see_only_their_own(rep: engine.Position) -> list[str]:
     """Where records are hidden (domino 1.2), each seat's view and bytes hold its own
     records and share only what the public view shows; no other seat's record is read."""
     public = view.position(rep)
@@ -837,7 +839,7 @@ def hidden_fields(case: Case) -> tuple[str, ...]:
     return tuple(a for a in attributes(states[0]) if len({plain(getattr(s, a)) for s in states}) > 1)
 
 
-def redealt(rep: engine.Replay, case: Case, keep: int | None) -> engine.Replay:
+def redealt(rep: engine.Position, case: Case, keep: int | None) -> engine.Position:
     """`rep` with its hidden parts taken from another deal (the game too), except the
     share of seat number `keep` in fields held per seat; every other share differs."""
     fields = hidden_fields(case)
@@ -971,11 +973,11 @@ def test_a_copy_without_the_secret_takes_no_moves(case: Case) -> None:
         player = engine.replay(log)
         key = player.game.state_key(player.state)
         with pytest.raises(UsageError):
-            engine.extend(player, "move", record.by, move=parse(record.move))  # type: ignore[arg-type]
+            player.add("move", record.by, move=parse(record.move))  # type: ignore[arg-type]
         assert player.seq == record.seq - 1 and player.game.state_key(player.state) == key
         assert len(player.log.records) == record.seq - 1, "nothing appended"
         dealt = engine.replay(dealers_copy(case, upto=record.seq - 1))  # the dealer's copy takes it
-        made = engine.extend(dealt, "move", record.by, move=parse(record.move))  # type: ignore[arg-type]
+        made = dealt.add("move", record.by, move=parse(record.move))  # type: ignore[arg-type]
         assert (made[0].seq, made[0].prev, made[0].move, made[0].state) == (
             record.seq, record.prev, record.move, record.state
         )

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from corr import dealer, engine
+from corr import engine
+from corr.engine import dealer
 from corr.games import dealing
 from corr.errors import CorruptLog, UsageError
 from corr.log import store
@@ -43,13 +44,13 @@ def reference_shuffle(seed: str, items: list, label: str, sha256=hashlib.sha256)
     return out
 
 
-def finished_cards(seed: str = SEED) -> engine.Replay:
+def finished_cards(seed: str = SEED) -> engine.Position:
     """A two-player game of three distinct cards, played to its end and the reveal."""
     header = engine.make_header("cards", ["Anna", "Ben"], {"deck": "1x1-3"}, commitment=dealer.commitment(seed))
     rep = engine.start(header, seed)
     for cell in (0, 40):
         seat = rep.game.seats.index(rep.to_move())
-        store.add(rep.log, engine.extend(rep, "move", move=Placement(rep.state.hands[seat], cell)))
+        rep.add("move", move=Placement(rep.state.hands[seat], cell))
     assert rep.log.records[-1].type == "reveal"
     return rep
 
@@ -58,7 +59,7 @@ def cards_log(seed: str = SEED) -> store.GameLog:
     """A cards game's log with one move and no reveal, as a player's copy holds it."""
     header = engine.make_header("cards", ["Anna", "Ben"], {}, commitment=dealer.commitment(seed))
     rep = engine.start(header, seed)
-    store.add(rep.log, engine.extend(rep, "move", move=Placement(rep.state.hands[0], 40)))
+    rep.add("move", move=Placement(rep.state.hands[0], 40))
     return store.parse(store.text(rep.log), Path("copy.corr"))
 
 

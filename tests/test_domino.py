@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from freezegun import freeze_time
 
-from corr import dealer, engine, randomplay
+from corr import engine, randomplay
+from corr.engine import dealer
 from corr.audit import audit
 from corr.errors import IllegalMove
 from corr.geometry import cell_of, name
@@ -36,23 +37,22 @@ GREY, GOLD = 10, 11
 # --- helpers ---------------------------------------------------------------------------
 
 
-def practice(seed: str = "practice-1", players: tuple[str, ...] = ("Ann",), **options: str) -> engine.Replay:
+def practice(seed: str = "practice-1", players: tuple[str, ...] = ("Ann",), **options: str) -> engine.Position:
     """A game dealt from a public seed, in memory."""
     return randomplay.start("domino", list(players), {"seed": seed, **options}, seed=0)
 
 
-def secret(players: tuple[str, ...] = ("Ann", "Ben"), deal: int = 3, **options: str) -> engine.Replay:
+def secret(players: tuple[str, ...] = ("Ann", "Ben"), deal: int = 3, **options: str) -> engine.Position:
     """The dealer's copy of a game dealt from a secret seed, in memory."""
     return randomplay.start("domino", list(players), dict(options), seed=deal)
 
 
-def play(rep: engine.Replay, text: str, by: str = "A") -> list:  # type: ignore[type-arg]
-    records = engine.extend(rep, "move", by, move=parse(text))
-    store.add(rep.log, records)
+def play(rep: engine.Position, text: str, by: str = "A") -> list:  # type: ignore[type-arg]
+    records = rep.add("move", by, move=parse(text))
     return records
 
 
-def refused(rep: engine.Replay, text: str, rule: str, by: str = "A") -> IllegalMove:
+def refused(rep: engine.Position, text: str, rule: str, by: str = "A") -> IllegalMove:
     """The move is refused under `rule` and changes nothing."""
     before = (rep.game.state_key(rep.state), len(rep.log.records), len(rep.steps))
     with pytest.raises(IllegalMove) as err:
@@ -62,11 +62,11 @@ def refused(rep: engine.Replay, text: str, rule: str, by: str = "A") -> IllegalM
     return err.value
 
 
-def board(rep: engine.Replay, seat: str = "A"):  # type: ignore[no-untyped-def]
+def board(rep: engine.Position, seat: str = "A"):  # type: ignore[no-untyped-def]
     return rep.game.board_of(rep.state, seat)
 
 
-def points(rep: engine.Replay, seat: str = "A") -> int:
+def points(rep: engine.Position, seat: str = "A") -> int:
     return board(rep, seat).points
 
 
@@ -95,7 +95,7 @@ def shared(a: int, b: int) -> set[str]:
     return {kind for kind, cells in units_of(a).items() if b in cells}
 
 
-def order_moves(rep: engine.Replay) -> list[str]:
+def order_moves(rep: engine.Position) -> list[str]:
     """The given digits on the cells they were peeled from: the solving moves (7.1)."""
     assert rep.game.deal is not None
     return [f"{digit} {name(cell)}" for cell, digit in rep.game.deal.order]
@@ -340,7 +340,7 @@ def test_domino_1_3_a_pass_is_refused_while_the_given_digit_still_fits() -> None
         assert rep.log.records[-1].type == "move" and not board(rep).ended
         assert board(rep).jokers == {"grey": 0, "gold": 0}
         with pytest.raises(IllegalMove) as err:
-            engine.extend(rep, "pass", "A")
+            rep.add("pass", "A")
         assert err.value.rule == "domino 1.3"
         play(rep, f"{digit} {name(first)}")
         assert "complete" in board(rep).ended
@@ -350,7 +350,7 @@ def test_domino_1_3_a_pass_is_refused_while_a_joker_is_left() -> None:
     with freeze_time(T0):
         rep = practice()
         with pytest.raises(IllegalMove) as err:
-            engine.extend(rep, "pass", "A")
+            rep.add("pass", "A")
         assert err.value.rule == "domino 1.3"
 
 
@@ -697,7 +697,7 @@ def test_domino_4_1_a_joker_opens_a_new_docking_cell() -> None:
 TWO_SEED = "s6"
 
 
-def _two_cells(rep: engine.Replay) -> tuple[int, int, int, int]:
+def _two_cells(rep: engine.Position) -> tuple[int, int, int, int]:
     (c1, d1), (c2, d2) = rep.game.deal.order
     assert shared(c1, c2) == {"row"}
     return c1, d1, c2, d2
@@ -1013,11 +1013,11 @@ def test_domino_7_2_the_dealer_reveals_nothing_while_a_board_plays_in_time() -> 
         play(rep, order_moves(rep)[0], "A")
     with freeze_time(AT_LIMIT):
         with pytest.raises(IllegalMove) as err:
-            engine.extend(rep, "reveal", dealer.DEALER)
+            rep.add("reveal", dealer.DEALER)
         assert err.value.rule == "domino 7.2"
         assert randomplay.deal_seed(3) not in store.text(rep.log).decode()
     with freeze_time(PAST_LIMIT):  # the time is over: the reveal is due (6.1)
-        (record,) = engine.extend(rep, "reveal", dealer.DEALER)
+        (record,) = rep.add("reveal", dealer.DEALER)
     assert record.seed == randomplay.deal_seed(3)
     assert hashlib.sha256(record.seed.encode()).hexdigest() == rep.header.commitment
 

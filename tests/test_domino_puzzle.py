@@ -8,7 +8,7 @@ import hashlib
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from corr import dealer
+from corr.engine import dealer
 from corr.games import dealing
 from corr.errors import UsageError
 from corr.geometry import UNITS, cell_at, name

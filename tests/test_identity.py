@@ -85,10 +85,18 @@ def test_the_key_of_another_seat_is_refused(signed_game: Path, keys, corr) -> No
 
 def forged(signed_game: Path, signer_key: Path) -> Path:
     """A legal record whose chain and state hash are right, signed with `signer_key`."""
+    from corr.games.base import Action
+    from corr.identity import sign
+    from corr.log.lines import Record
+
     rep = engine.load(signed_game)
-    records = engine.extend(rep, "move", by="A", move=parse("7 (5,4)"),
-                            signer=load_private(signer_key))
-    store.add(rep.log, records)
+    move = parse("7 (5,4)")
+    state = rep.game.clone(rep.state)
+    at = rep.header.created
+    rep.game.apply(state, Action(rep.log.next_seq, "move", "A", move, None, at))
+    record = Record(seq=rep.log.next_seq, type="move", by="A", at=at, prev=rep.log.tail_hash,
+                    state=engine.state_hash(rep.game, state, None, rep.header.corr), move=str(move))
+    store.add(rep.log, [sign(load_private(signer_key), rep.header.id, record)])
     signed_game.write_bytes(store.text(rep.log))
     return signed_game
 

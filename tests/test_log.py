@@ -18,7 +18,7 @@ from corr.log.models import Record, json_schemas
 from corr.render import resource_dir
 
 
-def write_game(tmp_path: Path, seed: int = 1, players: int = 2) -> tuple[Path, engine.Replay]:
+def write_game(tmp_path: Path, seed: int = 1, players: int = 2) -> tuple[Path, engine.Position]:
     rep = randomplay.play("combat", ["Anna", "Ben", "Cleo", "Dara"][:players], seed=seed)
     path = tmp_path / f"g{seed}.corr"
     path.write_bytes(store.text(rep.log))

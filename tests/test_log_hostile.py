@@ -315,7 +315,7 @@ HEADER_SPELLINGS = {
     "an escaped slash": (b'"name":"Anna"', b'"name":"Anna\\/Ben"'),
     "a duplicate key": (b'"game":"combat"', b'"game":"moyo","game":"combat"'),
     "an explicit null": (b'"created"', b'"commitment":null,"created"'),
-    "defaults left out": (b'"corr":1,"type":"header",', b""),
+    "defaults left out": (b'"corr":2,"type":"header",', b""),
 }
 
 

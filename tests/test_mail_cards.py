@@ -16,7 +16,7 @@ import pytest
 
 from corr import engine
 from corr.audit import audit
-from corr.dealer import secret_path
+from corr.engine.dealer import secret_path
 from corr.mail.compose import compose_file, private_views, read_sidecar, subject, write_sidecar
 from corr.mail.ingest import ingest_bytes
 from corr.render import render_position
@@ -41,7 +41,7 @@ class Host(MailHost):
     def __init__(self, root: Path, port: int, inbox: Any) -> None:
         super().__init__(root, port, inbox, "cards.corr", SEAT_OF, HOST)
 
-    def new(self, options: dict[str, str] | None = None) -> engine.Replay:
+    def new(self, options: dict[str, str] | None = None) -> engine.Position:
         return engine.new_game(self.path, "cards", PLAYERS, dict(options or DECK))
 
     def hands(self) -> dict[str, int]:
@@ -111,7 +111,7 @@ def assert_only_own_card(raw: bytes, seat: str, hands: dict[str, int], log: byte
         assert seed not in every and seed.encode() not in raw
 
 
-def _public(log: bytes) -> engine.Replay:
+def _public(log: bytes) -> engine.Position:
     """A log's bytes replayed as a player's copy sees them (no secret beside it)."""
     from corr.log import store
 

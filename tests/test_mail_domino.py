@@ -17,7 +17,7 @@ from freezegun import freeze_time
 
 from corr import engine
 from corr.audit import audit
-from corr.dealer import secret_path
+from corr.engine.dealer import secret_path
 from corr.mail.compose import PRIVATE_HEADER
 from corr.notation import Placement
 from conftest import MailHost, decoded, parse_message
@@ -36,7 +36,7 @@ class Host(MailHost):
     def __init__(self, root: Path, port: int, inbox: Any) -> None:
         super().__init__(root, port, inbox, "duel.corr", SEAT_OF, HOST)
 
-    def new(self, options: dict[str, str] | None = None) -> engine.Replay:
+    def new(self, options: dict[str, str] | None = None) -> engine.Position:
         return engine.new_game(self.path, "domino", PLAYERS, {"time_limit": "none", **(options or {})})
 
     def reply(self, seat: str, answering: bytes, body: str, message_id: str) -> None:
@@ -56,7 +56,7 @@ def host(tmp_path: Path, smtp_server: tuple[Any, int]) -> Host:
     return Host(tmp_path, port, inbox)
 
 
-def first_move(rep: engine.Replay, seat: str) -> str:
+def first_move(rep: engine.Position, seat: str) -> str:
     """The seat's placement of its given digit on its own cell of the solution, else
     its first legal move."""
     moves = rep.game.legal_for(rep.state, seat)
@@ -65,7 +65,7 @@ def first_move(rep: engine.Replay, seat: str) -> str:
     return str((placements or moves)[0])
 
 
-def records_by(rep: engine.Replay, seat: str) -> list[bytes]:
+def records_by(rep: engine.Position, seat: str) -> list[bytes]:
     return [raw for record, raw in zip(rep.log.records, rep.log.raw) if record.by == seat]
 
 

@@ -129,7 +129,7 @@ def assert_complete_document(html: str) -> Document:
 # Games to write about
 
 
-def play(path: Path, count: int) -> engine.Replay:
+def play(path: Path, count: int) -> engine.Position:
     """`count` moves, each the first legal move of the first seat on turn."""
     rep = engine.load(path)
     for _ in range(count):
@@ -187,7 +187,7 @@ def example(text: str) -> str:
     return found[0]
 
 
-def moves_seen(rep: engine.Replay, seat: str) -> list[str]:
+def moves_seen(rep: engine.Position, seat: str) -> list[str]:
     """The move list's lines as `seat` may read them."""
     over = rep.result().over
     return [step_text(step, over) for step in rep.visible(seat)]

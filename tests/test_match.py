@@ -81,7 +81,7 @@ def assert_refused(result, *words: str) -> None:  # type: ignore[no-untyped-def]
         assert word in result.err, result.err
 
 
-def finish(path: Path, seed: int = 1) -> engine.Replay:
+def finish(path: Path, seed: int = 1) -> engine.Position:
     """Play the game in `path` to its end with random legal moves."""
     import random
 

@@ -63,7 +63,7 @@ def finish_opening(game: Moyo, state: MoyoState) -> None:
         play(game, state, str(game.legal_moves(state)[0]))
 
 
-def random_game(options: dict[str, str], seed: int) -> engine.Replay:
+def random_game(options: dict[str, str], seed: int) -> engine.Position:
     return randomplay.play("moyo", ["Anna", "Ben"], options, seed=seed)
 
 
@@ -793,7 +793,7 @@ def test_moyo_random_games_replay_render_and_accept_their_legal_moves(options: d
     mid = engine.replay(store.parse(cut, rep.log.path))
     for move in mid.game.legal_moves(mid.state)[:25]:
         trial = engine.replay(store.parse(cut, rep.log.path))
-        engine.extend(trial, "move", move=move)
+        trial.add("move", move=move)
 
 
 def test_moyo_is_registered() -> None:

@@ -38,7 +38,7 @@ def player_copy(path: Path, tmp_path: Path) -> Path:
 
 
 def test_new_card_game_keeps_the_seed_secret_and_commits_to_it(cards: Path) -> None:
-    from corr.dealer import commitment, secret_path
+    from corr.engine.dealer import commitment, secret_path
 
     secret = secret_path(cards)
     assert oct(os.stat(secret).st_mode & 0o777) == "0o600"
@@ -110,7 +110,7 @@ def test_a_card_not_held_is_refused_and_nothing_appended(corr, cards: Path) -> N
 
 
 def test_an_altered_secret_is_refused(corr, cards: Path) -> None:
-    from corr.dealer import secret_path
+    from corr.engine.dealer import secret_path
 
     secret = secret_path(cards)
     secret.write_text(json.dumps({"seed": "0" * 32}))
@@ -239,7 +239,8 @@ def test_a_game_over_before_the_first_move_is_revealed_at_once(corr, tmp_path: P
 def test_audit_on_the_dealers_copy_checks_every_card_before_the_reveal(corr, cards: Path, tmp_path: Path) -> None:
     """A record laying a card its seat did not hold, with hashes a player's copy accepts:
     only the dealer's secret (or, later, the reveal) can tell."""
-    from corr.engine import Action, apply, make_game, state_hash
+    from corr.engine import apply, make_game, state_hash
+    from corr.games.base import Action
     from corr.log.lines import Record
     from corr.notation import parse
 
@@ -267,7 +268,7 @@ def test_a_replay_stopped_before_the_end_takes_no_move(cards: Path, corr) -> Non
     corr("move", cards, move, "--format", "none")
     early = engine.load(cards, upto=0)
     with pytest.raises(UsageError, match="not the end"):
-        engine.extend(early, "move", move=parse(move))
+        early.add("move", move=parse(move))
 
 
 def test_a_card_game_takes_no_seat_keys_yet(corr, tmp_path: Path) -> None:

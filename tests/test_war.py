@@ -56,7 +56,7 @@ def setup(pieces: dict[Square, str], turn: str = "w", spare: bool = True) -> str
     return "/".join("".join(row) for row in grid) + " " + turn
 
 
-def start(pieces: dict[Square, str] | None = None, turn: str = "w", spare: bool = True, **options: str) -> engine.Replay:
+def start(pieces: dict[Square, str] | None = None, turn: str = "w", spare: bool = True, **options: str) -> engine.Position:
     """A game in memory; the default setup when `pieces` is None."""
     opts = dict(options)
     if pieces is not None:
@@ -64,17 +64,16 @@ def start(pieces: dict[Square, str] | None = None, turn: str = "w", spare: bool 
     return randomplay.start("war", ["Wanda", "Bert"], opts, seed=0)
 
 
-def play(rep: engine.Replay, text: str, by: str | None = None) -> list:  # type: ignore[type-arg]
-    records = engine.extend(rep, "move", by or rep.to_move(), move=parse(text))
-    store.add(rep.log, records)
+def play(rep: engine.Position, text: str, by: str | None = None) -> list:  # type: ignore[type-arg]
+    records = rep.add("move", by or rep.to_move(), move=parse(text))
     return records
 
 
-def record(rep: engine.Replay, kind: str, by: str) -> None:
-    store.add(rep.log, engine.extend(rep, kind, by))
+def record(rep: engine.Position, kind: str, by: str) -> None:
+    rep.add(kind, by)
 
 
-def refused(rep: engine.Replay, text: str, rule: str, by: str | None = None) -> IllegalMove:
+def refused(rep: engine.Position, text: str, rule: str, by: str | None = None) -> IllegalMove:
     """The move is refused under `rule` and changes nothing."""
     before = (rep.game.state_key(rep.state), len(rep.log.records), len(rep.steps))
     with pytest.raises(IllegalMove) as err:
@@ -84,25 +83,25 @@ def refused(rep: engine.Replay, text: str, rule: str, by: str | None = None) -> 
     return err.value
 
 
-def refused_record(rep: engine.Replay, kind: str, by: str, rule: str) -> IllegalMove:
+def refused_record(rep: engine.Position, kind: str, by: str, rule: str) -> IllegalMove:
     before = (rep.game.state_key(rep.state), len(rep.log.records))
     with pytest.raises(IllegalMove) as err:
-        engine.extend(rep, kind, by)
+        rep.add(kind, by)
     assert err.value.rule == rule, f"{err.value.rule}: {err.value}"
     assert (rep.game.state_key(rep.state), len(rep.log.records)) == before
     return err.value
 
 
-def cells(rep: engine.Replay) -> list[str | None]:
+def cells(rep: engine.Position) -> list[str | None]:
     return rep.game.describe(rep.state)["cells"]
 
 
-def on(rep: engine.Replay, r: int, c: int) -> str | None:
+def on(rep: engine.Position, r: int, c: int) -> str | None:
     """What stands on (row, column): None, or e.g. "W7", "BS"."""
     return cells(rep)[cell_at(r, c)]
 
 
-def dests(rep: engine.Replay, r: int, c: int) -> set[Square]:
+def dests(rep: engine.Position, r: int, c: int) -> set[Square]:
     """Where the piece on (row, column) may go, by the game's generator."""
     out = set()
     for m in rep.game.piece_moves(rep.state, cell_at(r, c)):
@@ -137,7 +136,7 @@ def keeps_sudoku(cell_values: list[str | None]) -> bool:
     return True
 
 
-def over(rep: engine.Replay) -> tuple[bool, tuple[str, ...]]:
+def over(rep: engine.Position) -> tuple[bool, tuple[str, ...]]:
     result = rep.result()
     return result.over, tuple(result.winners)
 
@@ -664,7 +663,7 @@ FIRST_LINE = {(2, 5): "5", (1, 4): "b3", (4, 5): "bS", (8, 3): "bC", (8, 4): "b4
 WHITE_SPARE = mv("N", (9, 9), (7, 8))
 
 
-def reached() -> engine.Replay:
+def reached() -> engine.Position:
     """White's 5 has just stepped onto Black's first line (r1c5)."""
     rep = start(FIRST_LINE)
     play(rep, mv("5", (2, 5), (1, 5)))

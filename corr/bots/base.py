@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from corr.engine import Replay
+from corr.engine import Position
 from corr.errors import UsageError
 from corr.games.base import Game
 from corr.notation import Move
@@ -48,7 +48,7 @@ class Choice:
     why: str
 
 
-def seat_view(rep: Replay, seat: str) -> SeatView:
+def seat_view(rep: Position, seat: str) -> SeatView:
     """The view a bot of `seat` plays from; refuses a seat that may not move now."""
     from corr.view import position
 
@@ -101,7 +101,7 @@ def chooser(game: str, level: str) -> Chooser:
     return getattr(module, level)
 
 
-def choose(rep: Replay, seat: str, level: str, rng: random.Random | None = None) -> Choice:
+def choose(rep: Position, seat: str, level: str, rng: random.Random | None = None) -> Choice:
     """The move a bot of `level` makes for `seat` in `rep`, from the seat's view only."""
     view = seat_view(rep, seat)
     if not view.legal:

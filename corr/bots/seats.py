@@ -141,7 +141,7 @@ class Answer(NamedTuple):
     seat: str
     level: str
     choice: Any  # corr.bots.base.Choice
-    replay: Any  # the game after the move (corr.engine.Replay)
+    replay: Any  # the game after the move (corr.engine.Position)
     records: list[Any]
 
 

@@ -77,11 +77,11 @@ def _seat(file: Path, rep: Any, seat: Optional[str], sign: Optional[Path]) -> st
     from corr.errors import UsageError
 
     if sign is not None and seat is None:
-        from corr.engine import signing_keys
+        from corr.engine.keys import seat_keys
         from corr.identity import load_private, public_text
 
         public = public_text(load_private(sign))
-        keyed = [s for s, k in signing_keys(rep.header).items() if k == public]
+        keyed = [s for s, k in seat_keys(rep.header).items() if k == public]
         if not keyed:
             raise UsageError(f"{sign} is not the key of any seat of this game")
         seat = keyed[0]

@@ -146,7 +146,8 @@ def legal(
       corr legal game.corr --json
       corr legal duel.corr --for B
     """
-    from corr.dealer import DEALER, secret_path
+    from corr.engine.dealer import secret_path
+    from corr.games.dealing import DEALER
     from corr.errors import UsageError
     from corr.view import viewer
 

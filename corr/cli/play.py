@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from corr.cli.app import (
-    Color, Format, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
+    Color, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
     out, seat_of,
 )
 
@@ -144,7 +144,7 @@ def new(
             try:
                 seats.write(file, computer)
             except BaseException:  # nothing of a game that could not start stays behind
-                from corr.dealer import secret_path
+                from corr.engine.dealer import secret_path
 
                 file.unlink()
                 if rep.game.hidden:
@@ -156,7 +156,7 @@ def new(
                    "a mailed move is taken from its seat's address, which anyone can forge; a key cannot be "
                    "(`corr key new`, then --key SEAT=FILE.pub)", err=True)
     if rep.game.hidden:
-        from corr.dealer import secret_path
+        from corr.engine.dealer import secret_path
 
         typer.echo(f"dealer: the seed is in {secret_path(file)} (keep it; never mail it)", err=True)
     if computer:

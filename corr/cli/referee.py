@@ -90,9 +90,11 @@ def rule(
       corr referee rule game.corr --seq 20 --void --reason "timeout claimed during a mail outage" --sign rita.key
       corr referee rule game.corr --seq 20 --adjust-clock A=+2 --reason "mail outage" --sign rita.key
     """
-    from corr import rulings
+    from corr import engine
     from corr.cli.play import _after
+    from corr.decisions import parse_decision
     from corr.errors import UsageError
+    from corr.identity import load_private
 
     check_format(fmt, ("text", "html", "json", "none"))
     chosen = [d for d, on in (("uphold", uphold), ("reject", reject), ("void", void)) if on]
@@ -106,7 +108,13 @@ def rule(
         chosen.append(f"adjust-clock {seat_of(file, seat, '--adjust-clock')}={days}")
     if len(chosen) != 1:
         raise UsageError("give exactly one of --uphold, --reject, --void, --forfeit SEAT, --adjust-clock SEAT=±DAYS")
-    rep, _ = rulings.rule(file, seq, rulings.parse_decision(chosen[0]), reason, sign)
+    decision = parse_decision(chosen[0])
+    signer = load_private(sign)
+    if not reason.strip():
+        raise UsageError("give the ruling's reason with --reason")
+    with engine.writing(file) as rep:
+        rep.hold(signer)
+        rep.rule(seq, decision, reason, str(sign))
     for event in rep.steps[-1].outcome.events:
         typer.echo(event, err=True)
     _after(rep, fmt)

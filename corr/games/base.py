@@ -8,6 +8,7 @@ happened in an `Outcome`. The engine owns the log and asks the game for the rest
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, NamedTuple
 
 from corr.errors import IllegalMove, UsageError
@@ -158,7 +159,9 @@ class Game:
     def initial(self) -> Any:
         raise NotImplementedError
 
-    def to_move(self, state: Any) -> str | None:
+    def to_move(self, state: Any, now: datetime | None = None) -> str | None:
+        """The seat on turn at `now` (a game with a clock of its own may be over by then),
+        the dealer when only its record is left, None when the game is over."""
         raise NotImplementedError
 
     def apply(self, state: Any, action: Action) -> Outcome:
@@ -180,7 +183,7 @@ class Game:
         seat = self.to_move(state)
         return () if seat is None else (seat,)
 
-    def shows(self, state: Any, by: str, seat: str | None) -> bool:
+    def shows(self, state: Any, by: str, seat: str | None, now: datetime | None = None) -> bool:
         """Whether `seat` (None: the public) may read a record made by `by`: records are
         public in every game but a running Domino duel, where one board's moves would
         give away the digits to come (domino 1.2)."""
@@ -208,7 +211,7 @@ class Game:
     def legal_moves(self, state: Any) -> list[Move]:
         raise NotImplementedError
 
-    def result(self, state: Any) -> Result:
+    def result(self, state: Any, now: datetime | None = None) -> Result:
         raise NotImplementedError
 
     def most_points(self, scores: dict[str, int], over: bool) -> Result:
@@ -220,15 +223,26 @@ class Game:
         return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)
 
     def state_key(self, state: Any) -> bytes:
-        """A canonical encoding of the public position; its SHA-256 is each record's
-        `state`. Nothing hidden goes in: a player's copy must reach the same bytes, and
-        the hash must not let anyone guess a hidden card (the commitment binds those)."""
+        """A canonical encoding of the position as format 1 hashed it into each record's
+        `state`; in every game but Domino that is the public position, as `public_key`."""
         raise NotImplementedError
+
+    def public_key(self, state: Any) -> bytes:
+        """A canonical encoding of the public view; its SHA-256 is each record's `state`.
+        Nothing hidden goes in: a player's copy must reach the same bytes, and the hash
+        must not let anyone guess a hidden card (the commitment binds those)."""
+        return self.state_key(state)
+
+    def sealed_key(self, state: Any, seat: str) -> bytes | None:
+        """A canonical encoding of what `seat` has that the public does not see yet (a
+        running Domino duel's board), or None: the engine seals it into the record with
+        a hash salted from the dealer's seed, revealed with it."""
+        return None
 
     def clone(self, state: Any) -> Any:
         raise NotImplementedError
 
-    def board(self, state: Any, seat: str | None = None) -> list[int]:
+    def board(self, state: Any, seat: str | None = None, now: datetime | None = None) -> list[int]:
         """The 81 cells, 0 for empty (a digit otherwise), as `seat` sees them (None: the
         public); one board everyone sees in every game but a Domino duel."""
         raise NotImplementedError
@@ -237,7 +251,7 @@ class Game:
         """Game-specific keys every seat may see, for `show --format json` and the templates."""
         return {}
 
-    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+    def view(self, state: Any, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
         """The position as `seat` may see it (None: the public), beyond the board: the
         one place a game decides what is hidden from whom. `corr.view` asks it for every
         board, log, mail and bot. Games without hidden information show everyone all."""

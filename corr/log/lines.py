@@ -19,7 +19,12 @@ import re
 from json.encoder import encode_basestring as _quote  # what json.dumps(ensure_ascii=False) quotes with
 from typing import Any, NamedTuple
 
-FORMAT_VERSION = 1
+#: The format corr writes. Format 1 (read, never written) hashed a Domino duel's hidden
+#: boards into its records' `state`; format 2 hashes the public view alone, seals each
+#: hidden board with a salted hash (`seal`), and has a host vouch for its games' records.
+FORMAT_VERSION = 2
+#: The formats corr reads.
+FORMATS = (1, 2)
 #: A record's type is a word of the game's or the engine's (`move`, `ruling`, `draw-offer`):
 #: the log only holds it to this shape; the engine knows which types a game has.
 TYPE_PATTERN = r"[a-z][a-z-]{1,23}"
@@ -149,6 +154,7 @@ class Record(NamedTuple):
     note: str | None = None
     sig: str | None = None
     seed: str | None = None  # a dealer's `reveal` (DESIGN 6)
+    seal: str | None = None  # a hidden board's salted hash (format 2: a running Domino duel)
 
 
 # Key order on disk: the order of the pydantic models' fields.
@@ -157,7 +163,7 @@ HEADER_KEYS = (
 )
 SEAT_KEYS = ("seat", "name", "email", "key")
 OFFICIAL_KEYS = ("name", "email", "key")
-RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "seed", "prev", "state", "sig")
+RECORD_KEYS = ("seq", "type", "by", "at", "move", "target", "note", "seed", "prev", "state", "seal", "sig")
 _HEADER_SET, _SEAT_SET, _RECORD_SET = frozenset(HEADER_KEYS), frozenset(SEAT_KEYS), frozenset(RECORD_KEYS)
 _OFFICIAL_SET = frozenset(OFFICIAL_KEYS)
 assert set(Record._fields) == _RECORD_SET and set(Header._fields) == _HEADER_SET
@@ -199,8 +205,9 @@ def header_from(data: Any) -> Header:
     """A header from decoded JSON; raises LineError like the pydantic model would."""
     data = _obj(data, "line")
     _no_extra(data, _HEADER_SET)
-    if "corr" in data and (type(data["corr"]) is not int or data["corr"] != FORMAT_VERSION):
-        raise LineError("corr", f"format version should be {FORMAT_VERSION}")
+    version = data.get("corr", FORMAT_VERSION)
+    if type(version) is not int or version not in FORMATS:
+        raise LineError("corr", f"format version should be one of {', '.join(map(str, FORMATS))}")
     if "type" in data and data["type"] != "header":
         raise LineError("type", "should be 'header'")
     options = data.get("options", {})
@@ -224,6 +231,7 @@ def header_from(data: Any) -> Header:
         referee=_official(data, "referee"),
         host=_official(data, "host"),
         commitment=_str(data, "commitment", optional=True, pattern=_HEX64),
+        corr=version,
     )
 
 
@@ -240,7 +248,7 @@ def record_from(data: Any) -> Record:
     except (KeyError, TypeError):
         return _record_checked(data)
     get = data.get
-    move, target, note, sig, seed = get("move"), get("target"), get("note"), get("sig"), get("seed")
+    move, target, note, sig, seed, seal = get("move"), get("target"), get("note"), get("sig"), get("seed"), get("seal")
     if (
         (len(data) > 6 and not _RECORD_SET.issuperset(data))
         or type(seq) is not int or seq < 1
@@ -254,9 +262,10 @@ def record_from(data: Any) -> Record:
         or (note is not None and (type(note) is not str or len(note) > 2000))
         or (sig is not None and type(sig) is not str)
         or (seed is not None and (type(seed) is not str or not _SEED.fullmatch(seed)))
+        or (seal is not None and (type(seal) is not str or not _HEX64.fullmatch(seal)))
     ):
         return _record_checked(data)
-    return Record(seq, kind, by, at, prev, state, move, target, note, sig, seed)
+    return Record(seq, kind, by, at, prev, state, move, target, note, sig, seed, seal)
 
 
 def _record_checked(data: Any) -> Record:
@@ -278,6 +287,7 @@ def _record_checked(data: Any) -> Record:
         note=_str(data, "note", optional=True, max_len=2000),
         sig=_str(data, "sig", optional=True),
         seed=_str(data, "seed", optional=True, pattern=_SEED),
+        seal=_str(data, "seal", optional=True, pattern=_HEX64),
     )
 
 
@@ -329,7 +339,7 @@ def header_dict(header: Header) -> dict[str, Any]:
 
 def record_dict(record: Record) -> dict[str, Any]:
     """The record as JSON data: keys in RECORD_KEYS order, no nulls."""
-    seq, kind, by, at, prev, state, move, target, note, sig, seed = record
+    seq, kind, by, at, prev, state, move, target, note, sig, seed, seal = record
     data = {"seq": seq, "type": kind, "by": by, "at": at}
     if move is not None:
         data["move"] = move
@@ -341,6 +351,8 @@ def record_dict(record: Record) -> dict[str, Any]:
         data["seed"] = seed
     data["prev"] = prev
     data["state"] = state
+    if seal is not None:
+        data["seal"] = seal
     if sig is not None:
         data["sig"] = sig
     return data
@@ -358,8 +370,8 @@ def canonical_record(record: Record) -> bytes:
     sig) can need JSON escapes, quoted by the function json.dumps itself uses; the other
     strings are held by their patterns to characters JSON writes as they are, and seq and
     target are ints. A property test holds it to `dump`."""
-    seq, kind, by, at, prev, state, move, target, note, sig, seed = record
-    if target is None and note is None and seed is None and sig is None:  # most records: one f-string
+    seq, kind, by, at, prev, state, move, target, note, sig, seed, seal = record
+    if target is None and note is None and seed is None and sig is None and seal is None:  # most records: one f-string
         moved = "" if move is None else ',"move":' + _quote(move)
         return f'{{"seq":{seq},"type":"{kind}","by":"{by}","at":"{at}"{moved},"prev":"{prev}","state":"{state}"}}'.encode()
     parts = ['{"seq":', str(seq), ',"type":"', kind, '","by":"', by, '","at":"', at, '"']
@@ -372,6 +384,8 @@ def canonical_record(record: Record) -> bytes:
     if seed is not None:
         parts += (',"seed":"', seed, '"')
     parts += (',"prev":"', prev, '","state":"', state, '"')
+    if seal is not None:
+        parts += (',"seal":"', seal, '"')
     if sig is not None:
         parts += (',"sig":', _quote(sig))
     parts.append("}")

@@ -16,7 +16,7 @@ from corr.log import lines
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = lines.FORMAT_VERSION
 HEX64 = r"^[0-9a-f]{64}$"
 #: A UTC time that exists (no Feb 30, hour 24 or second 60): the codec's regex, so both
 #: readers refuse the same stamps; pydantic-core matches it without calling Python.
@@ -52,7 +52,8 @@ class Header(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    corr: int = Field(default=FORMAT_VERSION, ge=FORMAT_VERSION, le=FORMAT_VERSION, description="Log format version.")
+    corr: int = Field(default=FORMAT_VERSION, ge=min(lines.FORMATS), le=max(lines.FORMATS),
+                      description="Log format version: 2 is written, 1 is read (its Domino duels hash every board).")
     type: Literal["header"] = "header"
     id: str = Field(pattern=r"^[0-9a-z-]{4,64}$", description="Game id, used in mail subjects.")
     game: str = Field(pattern=r"^[a-z]+$", description="Registered game name.")
@@ -93,7 +94,12 @@ class Record(BaseModel):
         description="A dealer's reveal: the seed the header's commitment binds.",
     )
     prev: str = Field(pattern=HEX64)
-    state: str = Field(pattern=HEX64)
+    state: str = Field(pattern=HEX64, description="SHA-256 of the public view after the record (format 2).")
+    seal: str | None = Field(
+        default=None, pattern=HEX64,
+        description="A board the public does not see yet (a running Domino duel, format 2): HMAC-SHA-256 of the "
+        "mover's board, keyed by a salt from the dealer's seed, so it shows nothing until the reveal.",
+    )
     sig: str | None = None
 
 

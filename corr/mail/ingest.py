@@ -67,7 +67,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Iterator
 
-from corr.dealer import DEALER
+from corr.games.dealing import DEALER
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
 from corr.mail.compose import (
@@ -353,14 +353,16 @@ def check_record_senders(local: Any, msg: EmailMessage, rows: list[bytes]) -> No
     signed, and the dealer's reveal is bound by the commitment. A copy that cannot deal
     takes the dealer's records from whoever forwards them (see the module's docstring).
     Lines that are not records are left to `engine.accept`, which refuses them."""
-    from corr import engine
+    from corr.engine import keys as signers
 
     game = local.game
     if game.hidden and not game.dealt:
         return
     header = local.header
-    keys = engine.signing_keys(header)
-    vouched = set(engine.official_keys(header)) | set(engine.dealer_keys(header))
+    keys = signers.seat_keys(header)
+    vouched = set(signers.official_keys(header)) | set(signers.dealer_keys(header))
+    if signers.vouched(header):  # the host signs every record its seat does not: replay checks it
+        return
     tail = len(local.log.records)
     for raw in rows:
         try:

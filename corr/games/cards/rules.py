@@ -10,6 +10,7 @@ track, who holds a card, how many cards the pile has left - is public, and that 
 
 from __future__ import annotations
 
+from datetime import datetime
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -162,7 +163,7 @@ class Cards(AsWritten, Game):
             over=state.over, last_cell=state.last_cell,
         )
 
-    def to_move(self, state: CardsState) -> str | None:
+    def to_move(self, state: CardsState, now: datetime | None = None) -> str | None:
         if state.over:
             return None
         if state.ending:
@@ -181,7 +182,7 @@ class Cards(AsWritten, Game):
             f"|{'o' if state.over else ''}"
         ).encode()
 
-    def board(self, state: CardsState, seat: str | None = None) -> list[int]:
+    def board(self, state: CardsState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         return state.grid.cells
 
     def pile_left(self, state: CardsState) -> int:
@@ -332,7 +333,7 @@ class Cards(AsWritten, Game):
     def scores(self, state: CardsState) -> dict[str, int]:
         return dict(zip(self.seats, state.points))
 
-    def result(self, state: CardsState) -> Result:
+    def result(self, state: CardsState, now: datetime | None = None) -> Result:
         return self.most_points(self.scores(state), state.over)  # 5.3
 
     def describe(self, state: CardsState) -> dict[str, Any]:
@@ -345,7 +346,7 @@ class Cards(AsWritten, Game):
             "end": state.ending if state.over else None,
         }
 
-    def view(self, state: CardsState, seat: str | None) -> dict[str, Any]:
+    def view(self, state: CardsState, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
         """6.1: a seat sees its own card and nobody else's; the public sees no card."""
         data = self.describe(state)
         if seat is not None:

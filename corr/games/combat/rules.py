@@ -5,6 +5,7 @@ Rule numbers in messages and comments refer to rules/combat.md.
 
 from __future__ import annotations
 
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,7 +124,7 @@ class Combat(AsWritten, Game):
             last_cell=state.last_cell,
         )
 
-    def to_move(self, state: CombatState) -> str | None:
+    def to_move(self, state: CombatState, now: datetime | None = None) -> str | None:
         return None if state.over else self.seats[state.turn]
 
     def supply(self, state: CombatState) -> dict[int, int]:
@@ -150,7 +151,7 @@ class Combat(AsWritten, Game):
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
         return bytes(state.grid.cells) + f"|{conquered}|{state.turn}.{state.placed}|{bonus}|{window}|{flags}".encode()
 
-    def board(self, state: CombatState, seat: str | None = None) -> list[int]:
+    def board(self, state: CombatState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         return state.grid.cells
 
     # --- moves ----------------------------------------------------------------------
@@ -347,7 +348,7 @@ class Combat(AsWritten, Game):
             owned[seat] += 1
         return owned
 
-    def result(self, state: CombatState) -> Result:
+    def result(self, state: CombatState, now: datetime | None = None) -> Result:
         return self.most_points(self.scores(state), state.over)  # 5.3
 
     def describe(self, state: CombatState) -> dict[str, Any]:

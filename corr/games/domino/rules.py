@@ -200,8 +200,23 @@ class Domino(Game):
         return DominoState([b.copy() for b in state.boards], state.revealed, state.last_by)
 
     def state_key(self, state: DominoState) -> bytes:
+        """Every board, as format 1 hashed it (a duel's hidden boards too)."""
         boards = "/".join(b.key() for b in state.boards)
         return f"{boards}|{'r' if state.revealed else ''}".encode()
+
+    def public_key(self, state: DominoState) -> bytes:
+        """What the public sees (1.2): every board in a game of one or once the duel is
+        over; while it runs, only which boards' games are over."""
+        if not self.duel() or not state.running:
+            return self.state_key(state)
+        ended = "".join("e" if b.ended else "-" for b in state.boards)
+        return f"duel|{ended}|{'r' if state.revealed else ''}".encode()
+
+    def sealed_key(self, state: DominoState, seat: str) -> bytes | None:
+        """A running duel's board of `seat`: the public does not see it yet (1.2)."""
+        if not self.duel() or not state.running or seat not in self.seats:
+            return None
+        return self.board_of(state, seat).key().encode()
 
     # --- who plays --------------------------------------------------------------------
     def playing(self, state: DominoState) -> tuple[str, ...]:
@@ -216,19 +231,19 @@ class Domino(Game):
             return seats
         return (DEALER,)  # every board is over: the dealer reveals the seed (7.2)
 
-    def to_move(self, state: DominoState) -> str | None:
-        """The first seat that may move; None once the time has run out (6.1), though
-        records made in time still replay (`on_turn` reads the records alone)."""
+    def to_move(self, state: DominoState, now: datetime | None = None) -> str | None:
+        """The first seat that may move; None once the time has run out at `now` (6.1),
+        though records made in time still replay (`on_turn` reads the records alone)."""
         seats = self.on_turn(state)
-        return seats[0] if seats and not self.time_up() else None
+        return seats[0] if seats and not self.time_up(now) else None
 
     def duel(self) -> bool:
         return len(self.seats) > 1
 
-    def shows(self, state: DominoState, by: str, seat: str | None) -> bool:
+    def shows(self, state: DominoState, by: str, seat: str | None, now: datetime | None = None) -> bool:
         """1.2: while a duel runs, a seat reads only its own board's records (another
         board's would give away the digits to come), and the public reads none."""
-        if not self.duel() or by not in self.seats or not state.running or self.time_up():
+        if not self.duel() or by not in self.seats or not state.running or self.time_up(now):
             return True
         return by == seat
 
@@ -264,14 +279,11 @@ class Domino(Game):
 
         return int((end - instant(at)).total_seconds())
 
-    def time_up(self, now: datetime | None = None) -> bool:
-        """Whether the time has run out (6.1): every game still running is over at the limit."""
+    def time_up(self, now: datetime | None) -> bool:
+        """Whether the time has run out at `now` (6.1): every game still running is over
+        at the limit. None asks by the records alone: then it has not."""
         end = self.deadline()
-        if end is None:
-            return False
-        from corr import clock
-
-        return (now or clock.now()) > end
+        return end is not None and now is not None and now > end
 
     # --- moves ------------------------------------------------------------------------
     def docking(self, board: Board) -> list[int]:
@@ -451,17 +463,17 @@ class Domino(Game):
         return Outcome(events=(f"the game is over: {why}; the dealer reveals the seed",))
 
     # --- results and views ------------------------------------------------------------
-    def over(self, state: DominoState) -> bool:
-        return not state.running or self.time_up()
+    def over(self, state: DominoState, now: datetime | None) -> bool:
+        return not state.running or self.time_up(now)
 
-    def result(self, state: DominoState) -> Result:
+    def result(self, state: DominoState, now: datetime | None = None) -> Result:
         scores = {s: b.points for s, b in zip(self.seats, state.boards)}
-        return self.most_points(scores, self.over(state))  # 1.1
+        return self.most_points(scores, self.over(state, now))  # 1.1
 
-    def board(self, state: DominoState, seat: str | None = None) -> list[int]:
+    def board(self, state: DominoState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         """`seat`'s board; the public sees the first seat's board in a game of one, and
         in a duel the start until the duel is over, then seat A's."""
-        if seat is None and self.duel() and not self.over(state):
+        if seat is None and self.duel() and not self.over(state, now):
             return list(self.start)
         board = state.boards[self.seats.index(seat)] if seat in self.seats else state.boards[0]
         return board.cells
@@ -491,17 +503,14 @@ class Domino(Game):
             "ended": ended or None,
         }
 
-    def view(self, state: DominoState, seat: str | None) -> dict[str, Any]:
-        """What `seat` (None: the public) sees (1.2, 2.1): its own board, its given digit,
-        lives, jokers and score; in a running duel nothing of another board. Once the game
-        is over every board is shown to all. The digit to place is the seat's alone in a
-        game dealt from a secret seed; a public seed hides nothing."""
-        from corr import clock
-
-        now = clock.now()
+    def view(self, state: DominoState, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
+        """What `seat` (None: the public) sees at `now` (1.2, 2.1): its own board, its
+        given digit, lives, jokers and score; in a running duel nothing of another board.
+        Once the game is over every board is shown to all. The digit to place is the
+        seat's alone in a game dealt from a secret seed; a public seed hides nothing."""
         end = self.deadline()
-        left = int((end - now).total_seconds()) if end is not None else None
-        over = self.over(state)
+        left = int((end - now).total_seconds()) if end is not None and now is not None else None
+        over = self.over(state, now)
         if over or not self.duel():
             shown = list(self.seats)
         else:

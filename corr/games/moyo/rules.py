@@ -7,6 +7,7 @@ stones are the digits it still lacks (1.4), so the grid alone says what each are
 
 from __future__ import annotations
 
+from datetime import datetime
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,7 +185,7 @@ class Moyo(Game):
             return "opening"  # 3.1
         return "shima"
 
-    def to_move(self, state: MoyoState) -> str | None:
+    def to_move(self, state: MoyoState, now: datetime | None = None) -> str | None:
         if state.over:
             return None
         if state.picks < 8:
@@ -213,7 +214,7 @@ class Moyo(Game):
             f"|{'o' if state.over else ''}"
         ).encode()
 
-    def board(self, state: MoyoState, seat: str | None = None) -> list[int]:
+    def board(self, state: MoyoState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         return state.grid.cells
 
     # --- areas ------------------------------------------------------------------------
@@ -451,7 +452,7 @@ class Moyo(Game):
             return self.victory_points(state)
         return {s: self.alone(state, s) for s in self.seats}
 
-    def result(self, state: MoyoState) -> Result:
+    def result(self, state: MoyoState, now: datetime | None = None) -> Result:
         return Result(state.over, state.winners if state.over else (), self.scores(state))
 
     def result_text(self, state: MoyoState) -> str:

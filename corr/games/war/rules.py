@@ -12,6 +12,7 @@ at import, and a piece's moves are generated from its cell alone.
 
 from __future__ import annotations
 
+from datetime import datetime
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -227,10 +228,10 @@ class War(Game):
         return bytes(state.piece) + bytes(state.side) + (
             f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}").encode()
 
-    def to_move(self, state: WarState) -> str | None:
+    def to_move(self, state: WarState, now: datetime | None = None) -> str | None:
         return None if state.over else SEAT_OF[state.turn]
 
-    def board(self, state: WarState, seat: str | None = None) -> list[int]:
+    def board(self, state: WarState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         """The numbers on the board (hired pieces are no part of the Sudoku, 2.7)."""
         return [p if p < 10 else 0 for p in state.piece]
 
@@ -540,7 +541,7 @@ class War(Game):
         return [] if state.over else sorted(self._on_first_line(state, state.turn))
 
     # --- results and views ----------------------------------------------------------
-    def result(self, state: WarState) -> Result:
+    def result(self, state: WarState, now: datetime | None = None) -> Result:
         scores = {SEAT_OF[col]: sum(1 for s in state.side if s == col) for col in (WHITE, BLACK)}
         return Result(state.over, state.winners, scores)
 

@@ -19,69 +19,30 @@ The decisions:
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Callable
 
-from corr import clock, engine
+from corr.decisions import parse_decision
+from corr.engine.keys import official_keys
+from corr.engine.position import Position, Step
 from corr.errors import IllegalMove, UsageError
+from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Outcome
-from corr.log import store
 from corr.log.lines import Record
 
-KINDS = ("uphold", "reject", "void", "forfeit", "adjust-clock")
+#: How a ruling's void has the records after its target judged again: the engine's one
+#: judgement of a record (`corr.engine.judge.judge`), handed in.
+Judge = Callable[[Position, Record, int], tuple[Action, Outcome]]
+
 ROLES = ("referee", "host")
-_DECISION = re.compile(r"(uphold|reject|void)|forfeit ([A-F])|adjust-clock ([A-F])=([+-]\d{1,4})")
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What a ruling decides, as written in its record's `move`."""
-
-    kind: str
-    seat: str | None = None
-    days: int = 0
-
-    def __str__(self) -> str:
-        if self.kind == "forfeit":
-            return f"forfeit {self.seat}"
-        if self.kind == "adjust-clock":
-            return f"adjust-clock {self.seat}={self.days:+d}"
-        return self.kind
-
-
-def parse_decision(text: str) -> Decision:
-    """A decision from its canonical text: `void`, `forfeit B`, `adjust-clock A=+2`, ..."""
-    found = _DECISION.fullmatch(text)
-    if found is None:
-        raise UsageError(f"{text!r} is not a ruling: uphold, reject, void, forfeit SEAT or adjust-clock SEAT=±DAYS")
-    simple, forfeit, seat, days = found.groups()
-    if simple:
-        return Decision(simple)
-    if forfeit:
-        return Decision("forfeit", forfeit)
-    if int(days) == 0:
-        raise UsageError("adjust-clock by 0 days changes nothing")
-    return Decision("adjust-clock", seat, int(days))
-
-
-def clock_adjustment(record: Any) -> tuple[str, int] | None:
-    """(seat, days) when the record is a ruling that adjusts a clock, else None."""
-    if record.type != "ruling" or not (record.move or "").startswith("adjust-clock"):
-        return None
-    decision = parse_decision(record.move)
-    return decision.seat, decision.days  # type: ignore[return-value]
-
-
-
-def apply(rep: engine.Replay, record: Record, index: int, *, rebuilding: bool = False) -> Outcome:
+def apply(rep: Position, record: Record, index: int, judge: Judge, *, rebuilding: bool = False) -> Outcome:
     """Check the ruling at `index` of the log and make it take effect on `rep` (replay
     has checked its signature, with the other records')."""
     header = rep.header
     if record.by not in ROLES:
         raise IllegalMove("", f"a ruling is made by the referee or the host, not by seat {record.by}")
-    if record.by not in engine.official_keys(header):
+    if record.by not in official_keys(header):
         raise IllegalMove("", f"the header names no {record.by}, so there is nobody to rule")
     decision = parse_decision(record.move or "")
     if not (record.note or "").strip():
@@ -97,7 +58,7 @@ def apply(rep: engine.Replay, record: Record, index: int, *, rebuilding: bool = 
         return Outcome(verdict="rejected", events=(f"{what}: the record stands",))
     if decision.kind == "void":
         if not rebuilding:
-            rebuild(rep, index)
+            rebuild(rep, index, judge)
         return Outcome(events=(f"{what}: the game goes on as if seq {target} had not been recorded",))
     if decision.kind == "forfeit":
         seat = _seat(rep, decision.seat)
@@ -113,15 +74,13 @@ def apply(rep: engine.Replay, record: Record, index: int, *, rebuilding: bool = 
     return _uphold(rep, rep.steps[target - 1], what)
 
 
-def _seat(rep: engine.Replay, seat: str | None) -> str:
+def _seat(rep: Position, seat: str | None) -> str:
     if seat not in rep.game.seats:
         raise UsageError(f"unknown seat {seat!r} (seats: {', '.join(rep.game.seats)})")
     return seat
 
 
-def _uphold(rep: engine.Replay, step: engine.Step, what: str) -> Outcome:
-    from corr.games.aswritten import AsWritten, Window
-
+def _uphold(rep: Position, step: Step, what: str) -> Outcome:
     game = rep.game
     if not isinstance(game, AsWritten) or not game.as_written:
         raise IllegalMove("", f"{game.title} in this mode has no challenges, so there is nothing to uphold")
@@ -137,7 +96,7 @@ def _uphold(rep: engine.Replay, step: engine.Step, what: str) -> Outcome:
     return Outcome(verdict="upheld", events=(f"{what}: " + "; ".join(outcome.events),))
 
 
-def rebuild(rep: engine.Replay, index: int) -> None:
+def rebuild(rep: Position, index: int, judge: Judge) -> None:
     """The position as if every voided record (counting the void ruling at `index`) had
     never been made: each record judged again from the first whose standing changed,
     starting from the position the replay kept just before it (`Replay.snapshots`), or
@@ -157,11 +116,11 @@ def rebuild(rep: engine.Replay, index: int) -> None:
     kept = rep.snapshots.get(first)
     if kept is None:
         first = 1
-        fresh = engine.Replay(rep.log, rep.game, rep.game.initial(), voided=frozenset(gone))
+        fresh = Position(rep.log, rep.game, rep.game.initial(), voided=frozenset(gone), now=rep.now)
     else:
         state, forfeit, cause = kept
-        fresh = engine.Replay(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
-                              voided=frozenset(gone))
+        fresh = Position(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
+                         voided=frozenset(gone), now=rep.now)
     old = rep.steps[first - 1: index]  # what the records did before this ruling, for the void ones
     fresh.steps = rep.steps  # the steps before `first` stand; the others are replaced one by one
     for i in range(first - 1, index):
@@ -170,14 +129,14 @@ def rebuild(rep: engine.Replay, index: int) -> None:
             rep.snapshots[record.seq] = (rep.game.clone(fresh.state), fresh.forfeit, fresh.forfeit_cause)
         if record.seq in gone:  # what it did before it was voided stays on view
             was = old[i - first + 1]
-            fresh.steps[i] = engine.Step(record, was.action, was.outcome, voided=True)
+            fresh.steps[i] = Step(record, was.action, was.outcome, voided=True)
             continue
         try:
             if record.type == "ruling":
                 action = Action(record.seq, record.type, record.by, None, record.target)
-                outcome = apply(fresh, record, i, rebuilding=True)
+                outcome = apply(fresh, record, i, judge, rebuilding=True)
             else:
-                action, outcome = engine.advance(fresh, record, i)
+                action, outcome = judge(fresh, record, i)
         except (IllegalMove, UsageError) as err:
             rep.steps[first - 1: index] = old  # refused: the replay as it was
             target = records[index].target
@@ -185,55 +144,6 @@ def rebuild(rep: engine.Replay, index: int) -> None:
                 "", f"voiding seq {target} leaves seq {record.seq} ({record.type} {record.move or ''} "
                 f"by {record.by}) against the rules: {err}"
             ) from None
-        fresh.steps[i] = engine.Step(record, action, outcome)
+        fresh.steps[i] = Step(record, action, outcome)
     rep.state, rep.forfeit, rep.forfeit_cause, rep.voided = fresh.state, fresh.forfeit, fresh.forfeit_cause, \
         frozenset(gone)
-
-
-def rule(path: Path | str, seq: int, decision: Decision, reason: str, key: Path | str) -> tuple[engine.Replay, Record]:
-    """Append a ruling signed with `key`, which must be the referee's or the host's of
-    this game. The ruling is checked as every later replay will check it; a refused
-    ruling appends nothing."""
-    from corr.identity import load_private, public_text
-
-    signer = load_private(key)
-    public = public_text(signer)
-    if not reason.strip():
-        raise UsageError("give the ruling's reason with --reason")
-    with store.writing(path) as writer:
-        log = writer.log
-        roles = engine.official_keys(log.header)
-        if not roles:
-            raise UsageError("this game names no referee or host, so nobody can rule "
-                             "(start games with `corr new ... --referee NAME --referee-key FILE`)")
-        role = next((r for r, k in roles.items() if k == public), None)
-        if role is None:
-            names = " or ".join(roles)
-            raise UsageError(f"{key} is not the key of this game's {names}: only they can rule")
-        if not 1 <= seq <= len(log.records):
-            raise UsageError(f"seq {seq} is outside the log (seq 1 to {len(log.records)})")
-        current = engine.replay(log)
-        record = ruling_record(current, role, seq, decision, reason, signer)
-        writer.append([record])
-        current.log = writer.log
-        return current, record
-
-
-def ruling_record(current: engine.Replay, role: str, seq: int, decision: Decision, reason: str,
-                  signer: Any) -> Record:
-    """A signed ruling by `role` on record `seq`, checked against `current` (the log's
-    newest position), which it moves on; writing it is the caller's."""
-    from corr.identity import sign
-
-    log = current.log
-    record = Record(seq=log.next_seq, type="ruling", by=role, at=clock.stamp(), prev=log.tail_hash,
-                    state="0" * 64, move=str(decision), target=seq, note=reason.strip())
-    # a void rebuilds from the log, so the log it sees holds this ruling
-    current.log = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
-                                records=[*log.records, record])
-    outcome = apply(current, record, len(log.records))
-    record = sign(signer, log.header.id, record._replace(
-        state=engine.state_hash(current.game, current.state, current.forfeit)))
-    current.log = log
-    current.steps.append(engine.Step(record, Action(record.seq, record.type, record.by, None, seq), outcome))
-    return record

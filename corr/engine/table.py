@@ -1,0 +1,439 @@
+"""The table: a game opened from its log, replayed once, and the one way to add records.
+
+Everything that changes a game goes through a `Table`: a move, a challenge, a ruling,
+a timeout claim, a vacation, the dealer's reveal, the computer's reply, records taken
+from another copy. `writing` opens a log under its exclusive lock; the table built from
+it is judged at one `now`, and each record it adds is judged exactly as a replay will
+judge it (`corr.engine.judge`), on a trial of the position: a refused action changes
+nothing, in memory or on disk. One builder makes every record - its seq, time, chain,
+state hash, seal and signature - so there is one way a record comes to be.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from corr import clock
+from corr.engine import checkpoint, dealer, hashes, keys
+from corr.engine.header import make_header
+from corr.engine.judge import CLOCK_TYPES, judge
+from corr.engine.position import Position, Step
+from corr.engine.replay import check_signature, run
+from corr.engine.replay import replay as _replay
+from corr.errors import CorruptLog, IllegalMove, UsageError
+from corr.games import game_class
+from corr.games.base import Action
+from corr.games.dealing import DEALER
+from corr.log import lines, store
+from corr.log.lines import Header, Record
+from corr.notation import Move, parse
+
+
+@dataclass
+class Table(Position):
+    """A game opened from its log: the position after its last record, judged at `now`.
+    Opened with `writing`, it appends what `add`, `accept` and `due` make to the log on
+    disk, under the log's lock; opened with `load` or `start`, to the log in memory."""
+
+    writer: store.Writer | None = None
+    #: private keys this table signs with, by public key: a seat's (`--sign`), the host's
+    held: dict[str, Any] = field(default_factory=dict)
+
+    # --- signing --------------------------------------------------------------------
+    def hold(self, private: Any) -> str:
+        """Sign with this private key from now on; returns its public key."""
+        from corr.identity import public_text
+
+        public = public_text(private)
+        self.held[public] = private
+        return public
+
+    def seat_of_key(self, private: Any, by: str | None, name: str = "the key") -> str | None:
+        """The seat a private key (`--sign KEY`) decides: its own seat's; or, for the
+        host's key in a game its host vouches for, `by` as given. The key is held."""
+        public = self.hold(private)
+        seats = [s for s, k in keys.seat_keys(self.header).items() if k == public]
+        if seats:
+            if by is not None and by != seats[0]:
+                raise UsageError(f"{name} is seat {seats[0]}'s key, not {by}'s")
+            return seats[0]
+        host = self.header.host
+        if host is not None and host.key == public and keys.vouched(self.header):
+            return by  # the host vouches for a seat's record
+        raise UsageError(f"{name} is not the key of any seat of this game")
+
+    def _sign(self, record: Record) -> Record:
+        signer = keys.signer_of(self.header, record.by)
+        if signer is None:
+            return record
+        who, public = signer
+        private = self.held.get(public)
+        if private is None and who == "host" and self.log.secret is not None:
+            private = dealer.signer(self.log)  # the dealer's copy names the host's key
+            if private is not None:
+                self.hold(private)
+        if private is None:
+            if who in self.game.seats:
+                raise UsageError(f"seat {who} signs its records: give --sign with {who}'s key")
+            raise UsageError(f"the {who} of this game signs its {record.type} records: give --sign with the "
+                             f"{who}'s key")
+        from corr.identity import sign
+
+        return sign(private, self.header.id, record)
+
+    # --- adding records -------------------------------------------------------------
+    def _trial(self) -> Position:
+        """A copy of the position an action is tried on: its state cloned, its lists
+        copied, its log extended in memory only."""
+        log = self.log
+        trial_log = store.GameLog(path=log.path, header=log.header, header_raw=log.header_raw,
+                                  records=list(log.records), raw=list(log.raw), torn=log.torn, size=log.size,
+                                  secret=log.secret)
+        return Position(trial_log, self.game, self.game.clone(self.state), list(self.steps), forfeit=self.forfeit,
+                        forfeit_cause=self.forfeit_cause, voided=self.voided, snapshots=dict(self.snapshots),
+                        void_targets=self.void_targets, now=self.now)
+
+    def _commit(self, trial: Position, records: list[Record]) -> None:
+        """Take the tried position as this table's, and write its new records."""
+        if self.writer is not None:
+            self.writer.append(records)
+            self.log = self.writer.log
+        else:
+            store.add(self.log, records)
+        self.state, self.steps, self.forfeit, self.forfeit_cause = trial.state, trial.steps, trial.forfeit, \
+            trial.forfeit_cause
+        self.voided, self.snapshots = trial.voided, trial.snapshots
+
+    def add(self, kind: str, by: str | None = None, move: Move | str | None = None, target: int | None = None,
+            note: str | None = None, *, answers: int | None = None) -> list[Record]:
+        """Check one action against the position and append the records it makes, with
+        any the game then makes by itself (a pass, the dealer's reveal). `by` defaults to
+        the seat on turn; `answers` is the seq of the position the action was made on
+        (a mail reply's Subject): if the seat's view has moved on, it is refused as
+        stale. A refused action changes nothing."""
+        if len(self.steps) != len(self.log.records):
+            raise UsageError(f"seq {self.seq} is not the end of {self.path}: only the newest position takes moves")
+        if isinstance(move, str):
+            move = parse(move)
+        on_turn = self.on_turn()
+        if by is None and len(on_turn) > 1 and kind != "ruling":
+            raise UsageError(f"seats {', '.join(on_turn)} may all move now: say which with --by SEAT")
+        seat = by or self.to_move()
+        if seat is None and len(on_turn) == 1:  # over on the game's clock: the game says why
+            seat = on_turn[0]
+        if answers is not None:
+            seen = self.seen_seq(seat)  # a duel's seat answers its own board
+            if seen != answers:
+                raise UsageError(f"{self.path}: stale: this answers seq {answers}, the log is at seq {seen}")
+        if kind not in ("comment", "ruling"):
+            if self.forfeit is not None:
+                raise IllegalMove("", f"the game is over: {self.forfeit} lost {self.forfeit_cause}")
+            if seat is None:
+                raise IllegalMove(self.game.end_rule(self.state), "the game is over")
+            if not self.game.dealt:
+                raise UsageError(
+                    f"{self.path}: {self.game.title} hides cards, so moves are taken where the dealer's secret "
+                    f"{dealer.secret_path(self.path).name} is, and this copy has none: send the move to the dealer"
+                )
+        if seat is None:
+            raise UsageError(f"a {kind} names who makes it")
+        return self._make([(kind, seat, move, target, note)])
+
+    def _make(self, actions: list[tuple[str, str, Any, int | None, str | None]]) -> list[Record]:
+        """The one record builder: each action judged on a trial position, the records
+        the game then makes by itself after it, then all written at once."""
+        trial = self._trial()
+        log = trial.log
+        game = self.game
+        version = self.header.corr
+        stamp = clock.stamp(self.when())
+        made: list[Record] = []
+        pending = list(actions)
+        while pending:
+            kind, by, move, target, note = pending.pop(0)
+            seq = log.next_seq
+            record = Record(seq=seq, type=kind, by=by, at=stamp, prev=log.tail_hash, state="0" * 64,
+                            move=str(move) if move is not None else None, target=target, note=note)
+            log.records.append(record)  # a void ruling rebuilds from the log: it holds this record
+            log.raw.append(b"")
+            action = Action(seq, kind, by, move if kind != "ruling" else None, target, stamp)
+            if kind in CLOCK_TYPES or kind == "ruling":
+                action, outcome = judge(trial, record, len(log.records) - 1)
+            else:
+                action, outcome = judge(trial, record, len(log.records) - 1, action)
+            record = record._replace(
+                state=hashes.state_hash(game, trial.state, trial.forfeit, version),
+                seal=self._seal(trial, by, version),
+                seed=game.seed if kind == "reveal" else None,
+            )
+            record = self._sign(record)
+            log.records[-1] = record
+            log.raw[-1] = store.dump(record)
+            trial.steps.append(Step(record, action, outcome))
+            made.append(record)
+            if not pending:
+                pending = [(kind, seat, None, None, None) for kind, seat in self._auto(trial, kind)]
+        self._commit(trial, made)
+        return made
+
+    @staticmethod
+    def _seal(trial: Position, by: str, version: int) -> str | None:
+        try:
+            return hashes.seal(trial.game, trial.state, by, version)
+        except LookupError:  # a copy without the seed makes no records a seal is due on
+            raise UsageError("this copy does not know the deal, so it cannot seal the record") from None
+
+    def _auto(self, trial: Position, last: str) -> list[tuple[str, str]]:
+        """The first record the game makes by itself after one: a timeout ended a game
+        with hidden information, so the dealer reveals the deal; else the game's own
+        (a pass, the reveal)."""
+        if trial.forfeit is not None:
+            return [("reveal", DEALER)] if self.game.hidden and last != "reveal" else []
+        return self.game.auto_actions(trial.state)[:1]
+
+    def _opening(self) -> None:
+        """The records a new game makes by itself before its first move: the dealer's
+        reveal of a game that is over at once (cards 5.1: the first card fits nowhere)."""
+        auto = self.game.auto_actions(self.state)
+        if auto:
+            self._make([(auto[0][0], auto[0][1], None, None, None)])
+
+    def rule(self, seq: int, decision: Any, reason: str, name: str = "the key given") -> Record:
+        """A ruling on record `seq` by the official whose key this table holds (the
+        referee's or the host's); checked as every later replay will check it."""
+        if not reason.strip():
+            raise UsageError("give the ruling's reason with --reason")
+        roles = keys.official_keys(self.header)
+        if not roles:
+            raise UsageError("this game names no referee or host, so nobody can rule "
+                             "(start games with `corr new ... --referee NAME --referee-key FILE`)")
+        role = next((r for r, k in roles.items() if k in self.held), None)
+        if role is None:
+            raise UsageError(f"{name} is not the key of this game's {' or '.join(roles)}: only they can rule")
+        if not 1 <= seq <= len(self.log.records):
+            raise UsageError(f"seq {seq} is outside the log (seq 1 to {len(self.log.records)})")
+        (record,) = self._make([("ruling", role, decision, seq, reason.strip())])
+        return record
+
+    def due(self) -> list[Record]:
+        """The records time alone has made due at `now` (Domino's limit: the dealer
+        reveals the seed, 6.1, 7.2), appended; [] when there are none."""
+        made: list[Record] = []
+        for kind, by in self.game.due_actions(self.state, self.when()):
+            made += self._make([(kind, by, None, None, None)])
+        return made
+
+    def accept(self, raws: list[bytes]) -> list[Record]:
+        """Append record lines made elsewhere - another player's copy, a mail attachment -
+        after checking that they continue this copy and hold as a replay holds them
+        (rules, hashes, seals, signatures). Lines this copy already has are skipped, so
+        accepting the same lines twice changes nothing; a line that differs from this
+        copy's is refused."""
+        incoming: list[tuple[Record, bytes]] = []
+        for number, raw in enumerate(raws, start=1):
+            try:
+                record = lines.read_record(raw)
+            except lines.LineError as err:
+                raise CorruptLog(f"incoming line {number} is not a valid record ({err})", kind="schema") from None
+            if store.dump(record) != raw:
+                raise CorruptLog(f"incoming seq {record.seq} is not in canonical form: it was edited",
+                                 seq=record.seq, kind="noncanonical")
+            incoming.append((record, raw))
+        log = self.log
+        new: list[Record] = []
+        for record, raw in incoming:
+            if record.seq <= len(log.records):
+                if log.raw[record.seq - 1] != raw:
+                    raise CorruptLog(f"{self.path}: incoming seq {record.seq} differs from this copy's: the copies "
+                                     "have diverged (see `corr compare`)", seq=record.seq, kind="diverged")
+                continue
+            expected = log.next_seq + len(new)
+            if record.seq != expected:
+                raise UsageError(f"{self.path}: incoming seq {record.seq} does not follow this copy "
+                                 f"(next is seq {expected})")
+            new.append(record)
+        if not new:
+            return []
+        trial = self._trial()
+        try:
+            store.add(trial.log, new)  # checks the chain
+        except UsageError:
+            raise CorruptLog(f"{self.path}: the incoming records do not chain to this copy (prev hash differs)",
+                             kind="chain") from None
+        if trial.game.hidden and not trial.game.dealt and any(r.type == "reveal" for r in new):
+            # the reveal deals the game: every record is judged again, with the deal
+            trial = _replay(trial.log, now=self.now)
+        else:
+            run(trial, new, len(log.records))  # rules, hashes, seals and signatures, as replay checks them
+        self._commit(trial, new)
+        if trial.game is not self.game:
+            self.game = trial.game
+        return new
+
+    def check(self, record: Record) -> None:
+        """Raise CorruptLog unless `record` carries the signature its maker owes."""
+        check_signature(self.log, record, keys.signer_of(self.header, record.by))
+
+
+# --- opening a table ----------------------------------------------------------------
+def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Position], None] | None = None,
+           now: datetime | None = None) -> Table:
+    """A log replayed from its first line into a table (`corr.engine.replay`), judged at
+    `now`; `each` sees every position on the way."""
+    return _replay(log, upto, each, cls=Table, now=now)
+
+
+def load(path: Path | str, upto: int | None = None, now: datetime | None = None) -> Table:
+    """A log read under a shared lock (with the dealer's secret, where it lies beside
+    it) and replayed, from its checkpoint where one still holds; judged at `now`."""
+    log = dealer.attach(store.read(path))
+    return _open(log, upto, now)
+
+
+@contextmanager
+def writing(path: Path | str, now: datetime | None = None, seen: int | None = None) -> Iterator[Table]:
+    """The log opened under its exclusive lock for adding records; the lock ends with
+    the block. `seen`: the log's size when its maker looked at it: a log that has grown
+    since is refused (another writer got in first)."""
+    with store.writing(path) as writer:
+        log = dealer.attach(writer.log)
+        if seen is not None and log.size != seen:
+            raise UsageError(f"{path}: the log changed while this action waited (it is at seq {len(log.records)} "
+                             "now): look at the new position and try again")
+        table = _open(log, None, now)
+        table.writer = writer
+        try:
+            yield table
+        finally:
+            table.writer = None  # the lock ends here: what is added later stays in memory
+        checkpoint.keep(table)
+
+
+def _open(log: store.GameLog, upto: int | None, now: datetime | None) -> Table:
+    if upto is None:
+        kept = checkpoint.load(log, now)
+        if kept is not None:
+            return kept
+    table = _replay(log, upto, cls=Table, now=now)
+    if upto is None and table.writer is None:
+        checkpoint.keep(table)
+    return table
+
+
+def start(header: Header, seed: str | None = None, now: datetime | None = None) -> Table:
+    """A new game in memory only (simulations, benchmarks, tests); `seed` deals a game
+    with hidden information."""
+    raw = store.dump(header)
+    log = store.GameLog(path=Path(f"<{header.id}>"), header=header, header_raw=raw, size=len(raw) + 1)
+    if seed is not None:
+        log.secret = dealer.Secret(seed)
+    table = _replay(log, cls=Table, now=now)
+    table._opening()
+    return table
+
+
+def new_game(
+    path: Path | str,
+    game_name: str,
+    players: list[str],
+    options: dict[str, str],
+    keys_: dict[str, str] | None = None,
+    time_control: dict[str, int | str] | None = None,
+    officials: dict[str, tuple[str, str]] | None = None,
+    dealer_key: Path | str | None = None,
+    now: datetime | None = None,
+) -> Table:
+    """Create the log of a new game: its header, and the records it makes by itself
+    before its first move. A game with hidden information makes its creator the dealer:
+    a fresh seed goes into `FILE.secret` (with `dealer_key`, the host's private key the
+    dealer's records are signed with) and its commitment into the header."""
+    cls = game_class(game_name)
+    if not cls.is_hidden(cls.resolve_options(options)):
+        if dealer_key is not None:
+            raise UsageError(f"--dealer-key: {cls.title} has no hidden information, so no dealer")
+        options = cls.dealt_options(options, None)
+        header = make_header(game_name, players, options, keys_, time_control, officials, now=now)
+        store.create(path, header)
+        try:
+            with writing(path, now) as table:
+                table._opening()
+            return table
+        except BaseException:  # nothing of a game that could not start stays behind
+            Path(path).unlink()
+            raise
+    if keys_:
+        raise UsageError(f"{cls.title} takes no seat keys yet: its moves are made on the dealer's copy, "
+                         "which cannot sign for a seat (players mail their moves to the dealer)")
+    seed = dealer.new_seed()
+    options = cls.dealt_options(options, seed)
+    header = make_header(game_name, players, options, keys_, time_control, officials, dealer.commitment(seed),
+                         now=now)
+    secret = dealer.Secret(seed, str(Path(dealer_key).resolve()) if dealer_key is not None else None)
+    if dealer.secret_path(path).exists():
+        raise UsageError(f"{dealer.secret_path(path)} already exists; move it away or choose another file name")
+    log = store.create(path, header)
+    log.secret = secret
+    written = False
+    try:
+        if header.host is not None or dealer_key is not None:
+            if header.host is None:
+                raise UsageError("--dealer-key signs the dealer's records as the host: name the host too "
+                                 "(--host, --host-key)")
+            dealer.signer(log)  # the key must be the host's
+        dealer.write_secret(path, secret)
+        written = True
+        with writing(path, now) as table:
+            table._opening()
+        return table
+    except BaseException:  # nothing of a game that could not start stays behind
+        Path(path).unlink()
+        if written:
+            dealer.secret_path(path).unlink()
+        checkpoint.drop(path)
+        raise
+
+
+def act(
+    path: Path | str,
+    kind: str,
+    by: str | None = None,
+    text: str | None = None,
+    target: int | None = None,
+    note: str | None = None,
+    key: Path | str | None = None,
+    answers: int | None = None,
+    now: datetime | None = None,
+) -> tuple[Table, list[Record]]:
+    """One action on the log on disk, appended under its lock: the table after it and
+    the records it made. With a private key, the key decides the seat (or, the host's,
+    vouches for `by`) and signs. The action is meant for the position its maker saw:
+    the log as it was when this call began or, with `answers`, the position after that
+    seq; if another writer got in first, it is refused rather than played for someone
+    else. A refused action appends nothing."""
+    try:
+        seen = os.stat(path).st_size  # the log only grows: any append in between changes it
+    except OSError:
+        seen = None  # store.writing names what is wrong with the path
+    move = parse(text) if text is not None else None
+    private = None
+    if key is not None:
+        from corr.identity import load_private
+
+        private = load_private(key)
+    with writing(path, now, seen) as table:
+        if private is not None:
+            by = table.seat_of_key(private, by, str(key))
+        records = table.add(kind, by, move, target, note, answers=answers)
+    return table, records
+
+
+def accept(path: Path | str, raws: list[bytes], now: datetime | None = None) -> tuple[Table, list[Record]]:
+    """Records made elsewhere, checked and appended under the log's lock (`Table.accept`)."""
+    with writing(path, now) as table:
+        new = table.accept(raws)
+    return table, new
