@@ -110,9 +110,7 @@ def _window_open(rep: engine.Position, seq: int) -> bool:
     public audit keeps silent about it; `corr referee examine` still says it ("open").
     A forfeit ends the game and every challenge with it; a ruling that upheld the
     challenge closed the window too."""
-    if rep.forfeit is not None:
-        return False
-    window = getattr(rep.state, "last", None)
+    window = rep.open_challenge()
     return window is not None and window.seq == seq and window.illegal is not None
 
 

@@ -72,7 +72,7 @@ def match_total(first: Position, second: Position) -> dict[str, Any]:
     games, points = [], []
     for rep in (first, second):
         forfeit = {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None
-        points.append(rep.game.match_points(rep.state, rep.forfeit))
+        points.append(rep.match_points())
         games.append({"file": str(rep.log.path), "id": rep.header.id, "winners": list(rep.result().winners),
                       "forfeit": forfeit, **points[-1]})
     return {"games": games, **first.game.match_winners(points)}

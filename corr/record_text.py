@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from corr.engine import Position, Step
-from corr.log.lines import Record
+from corr.engine import Step
+from corr.log.lines import Header, Record
+from corr.seatview import SeatView
 
 
 def what(record: Record) -> str:
@@ -35,29 +36,27 @@ def step_text(step: Step, everything: bool = True) -> str:
     return f"{record.seq:>3}. {record.by}  {what_}{tail}"
 
 
-def game_text(rep: Position, seat: str | None = None) -> str:
-    """The game as `seat` (None: anyone) may read it: while the game runs nobody is told
-    what the players are left to notice (`misses 8`), and in a running Domino duel a
-    seat reads only its own board's records and score (`Game.shows`)."""
-    header = rep.header
-    result = rep.result()
-    everything = result.over
-    scores = {s: n for s, n in result.scores.items() if rep.reads(s, seat)}
-    if result.over:
-        outcome = "-".join(result.winners) + (" win (draw)" if len(result.winners) > 1 else " wins")
+def game_text(view: SeatView, header: Header) -> str:
+    """The game as the viewer may read it: while the game runs nobody is told what the
+    players are left to notice (`misses 8`), and in a running Domino duel a seat reads
+    only its own board's records and score."""
+    p = view.position
+    everything = bool(p["over"])
+    if p["over"]:
+        outcome = "-".join(p["winners"]) + (" win (draw)" if len(p["winners"]) > 1 else " wins")
     else:
         outcome = "*"
     tags = [
-        ("Game", rep.game.title),
+        ("Game", p["title"]),
         ("Id", header.id),
         ("Created", header.created),
         *((s.seat, s.name) for s in header.seats),
         ("Options", " ".join(f"{k}={v}" for k, v in header.options.items())),
-        ("Scores", " ".join(f"{s}={n}" for s, n in scores.items())),
+        ("Scores", " ".join(f"{s}={n}" for s, n in p["scores"].items())),
         ("Result", outcome),
     ]
     lines = [f'[{key} "{value}"]' for key, value in tags]
     lines.append("")
-    lines.extend(step_text(step, everything) for step in rep.visible(seat))
+    lines.extend(step_text(step, everything) for step in view.steps)
     lines.append(outcome)
     return "\n".join(lines) + "\n"

@@ -22,7 +22,7 @@ from corr import engine
 from corr.errors import IllegalMove, UsageError
 from corr.geometry import name
 from corr.log import store
-from corr.view import board_rows, position
+from corr.seatview import observe, position
 
 FORMATS = ("text", "html", "json")
 
@@ -40,7 +40,7 @@ def _recheck(before: engine.Position, step: engine.Step) -> IllegalMove | None:
     if move is None:
         return step.outcome.illegal
     try:
-        return before.game.check(before.state, move) or step.outcome.illegal
+        return before.check(move, step.record.by) or step.outcome.illegal
     except IllegalMove as err:  # cannot happen in a log that replays; report it all the same
         return err
 
@@ -143,7 +143,7 @@ def render(report: dict[str, Any], fmt: str = "text") -> str:
     before = report["_before"]
     clash = set(report["_cells"])
     placed = report["_placed"]
-    rows = board_rows(before)
+    rows = observe(before).rows
     for row in rows:
         for cell in row:
             idx = (cell["row"] - 1) * 9 + cell["col"] - 1

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from corr.engine import Position
-from corr.view import board_rows, position
+from corr.seatview import SeatView, observe
 
 FORMATS = ("text", "html", "json")
 
@@ -72,11 +72,16 @@ def _template_name(game: str, fmt: str) -> str:
     return f"{game}/board.{'txt' if fmt == 'text' else 'html'}"
 
 
-def render_position(rep: Position, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:
-    """A position in one of FORMATS, as `seat` sees it (None: the public view); `colour`:
-    a text board coloured for a terminal (corr.term)."""
-    data = position(rep, seat)
+def render(view: SeatView, fmt: str = "text", colour: bool = False) -> str:
+    """A seat view in one of FORMATS; `colour`: a text board coloured for a terminal
+    (corr.term)."""
     if fmt == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    context: dict[str, Any] = {"p": data, "rows": board_rows(rep, seat)}
-    return environment(colour and fmt == "text").get_template(_template_name(rep.header.game, fmt)).render(context)
+        return json.dumps(view.position, indent=2, ensure_ascii=False) + "\n"
+    context: dict[str, Any] = {"p": view.position, "rows": view.rows}
+    template = _template_name(view.position["game"], fmt)
+    return environment(colour and fmt == "text").get_template(template).render(context)
+
+
+def render_position(table: Position, fmt: str = "text", seat: str | None = None, colour: bool = False) -> str:
+    """A position in one of FORMATS, as `seat` sees it (None: the public view)."""
+    return render(observe(table, seat), fmt, colour)

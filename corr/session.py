@@ -1,10 +1,13 @@
 """An interactive game at a terminal: the board, the seat on turn, its moves, the computer.
 
 `corr play` drives a `Session` line by line. Every move is appended to the log the
-moment it is made (through `engine.act`, like `corr move`), so quitting or a crash loses
+moment it is made (at the table, like `corr move`), so quitting or a crash loses
 nothing: the next session, or any other command, carries on from the file. Which seats
 the computer plays comes from the game's computer seats and `--bot SEAT=LEVEL`; which
 seats this terminal plays, from `--as` (default: every seat the computer does not).
+Everything the terminal shows is what the seat at the keyboard may see
+(`corr.seatview`): its own card or digit, and of the computer's seats only what that
+seat may read.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Callable
 
 from corr import engine
 from corr.errors import CorrError, UsageError
+from corr.seatview import observe, reads
 
 HELP = """\
 Type a move in the game's notation, or one of:
@@ -39,14 +43,26 @@ class Session:
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
 
-    def load(self) -> engine.Position:
+    def load(self) -> engine.Table:
         return engine.load(self.path)
 
-    def board(self, rep: engine.Position, seat: str | None = None) -> str:
-        from corr.render import render_position
+    def humans(self, rep: engine.Table) -> list[str]:
+        """The seats this terminal plays."""
+        return [s for s in rep.seats if self.plays(s)]
 
-        own = seat if seat in rep.game.seats and rep.game.own_boards else None
-        return render_position(rep, "text", own, colour=self.colour)
+    def viewer(self, rep: engine.Table, seat: str | None = None) -> str | None:
+        """Whose view the terminal shows: `seat`, the one it is about to play, else the
+        one seat it plays; the public view when it plays several and none is named."""
+        if seat is not None and self.plays(seat):
+            return seat
+        humans = self.humans(rep)
+        return humans[0] if len(humans) == 1 else None
+
+    def shown(self, rep: engine.Table, seat: str | None = None) -> str:
+        """The board as the seat at the keyboard sees it (`viewer`)."""
+        from corr.render import render
+
+        return render(observe(rep, self.viewer(rep, seat)), "text", colour=self.colour)
 
     def plays(self, seat: str) -> bool:
         """Whether this terminal makes `seat`'s moves."""
@@ -54,45 +70,50 @@ class Session:
             return False
         return self.mine is None or seat in self.mine
 
-    def computer_turns(self, rep: engine.Position) -> engine.Position:
-        """The computer's moves while a computer seat is on turn, each appended and said."""
+    def computer_turns(self, rep: engine.Table) -> engine.Table:
+        """The computer's moves while a computer seat is on turn, each appended at the
+        table, and said where the seat at the keyboard may read it."""
         from corr.bots.base import choose
 
+        shown = self.viewer(rep)
         while True:
             seats = [s for s in rep.on_turn() if s in self.computer]
             if not seats:
                 return rep
             seat = seats[0]
             choice = choose(rep, seat, self.computer[seat], self.rng)
-            rep, records = engine.act(self.path, "move", by=seat, text=str(choice.move))
-            self.out(f"{self.name(rep, seat)} (computer, {self.computer[seat]}) plays {choice.move}: {choice.why}\n")
-            self.out(self.board(rep, seat))
+            from corr.seatview import seen_seq
+
+            with engine.writing(self.path, resume=rep) as rep:
+                records = rep.add("move", seat, choice.move, answers=seen_seq(rep, seat))
+            if reads(rep, shown, records[0]):
+                self.out(f"{self.name(rep, seat)} (computer, {self.computer[seat]}) plays {choice.move}: "
+                         f"{choice.why}\n")
+                self.out(self.shown(rep))
 
     @staticmethod
-    def name(rep: engine.Position, seat: str) -> str:
-        from corr.view import short_name
+    def name(rep: engine.Table, seat: str) -> str:
+        from corr.names import short_name
 
         found = next((s.name for s in rep.header.seats if s.seat == seat), seat)
         return f"{seat} {short_name(found)}"
 
-    def seat_to_play(self, rep: engine.Position) -> str | None:
+    def seat_to_play(self, rep: engine.Table) -> str | None:
         """The seat this terminal moves for now; None when none of its seats is on turn."""
         return next((s for s in rep.on_turn() if self.plays(s)), None)
 
-    def deadline(self, rep: engine.Position) -> datetime | None:
+    def deadline(self, rep: engine.Table) -> datetime | None:
         """When the game's own clock ends it (Domino 6.1), or None."""
-        return rep.game.due_at(rep.state) if rep.game.own_clock else None
+        return rep.due_at()
 
-    def time_up(self, now: datetime) -> engine.Position:
+    def time_up(self, now: datetime) -> engine.Table:
         """The game's own clock has run out: the dealer's due records are appended (the
         reveal, 7.2), as `corr claim-timeout` does; the position after them."""
-        rep = self.load()
-        for record_type, by in rep.game.due_actions(rep.state, now):
-            rep, _ = engine.act(self.path, record_type, by=by)
-            rep = self.load()
+        with engine.writing(self.path, now) as rep:
+            rep.due()
         return rep
 
-    def prompt(self, rep: engine.Position, seat: str, now: datetime) -> str:
+    def prompt(self, rep: engine.Table, seat: str, now: datetime) -> str:
         left = ""
         deadline = self.deadline(rep)
         if deadline is not None:
@@ -113,9 +134,9 @@ class Session:
             return True
         rep = self.load()
         if word == "board":
-            self.out(self.board(rep, seat))
+            self.out(self.shown(rep, seat))
         elif word == "legal":
-            moves = [str(m) for m in rep.game.legal_for(rep.state, seat)]
+            moves = [str(m) for m in observe(rep, seat, moves=True).legal]
             shown = ", ".join(moves[:LEGAL_SHOWN]) + (f", ... ({len(moves)} in all)" if len(moves) > LEGAL_SHOWN else "")
             self.out(f"{len(moves)} moves: {shown}\n" if moves else "no legal move\n")
         elif word == "hint":
@@ -133,7 +154,7 @@ class Session:
             except CorrError as err:
                 self.out(f"refused: {_one_line(str(err))}\n")
             else:
-                self.out(self.board(rep, seat))
+                self.out(self.shown(rep, seat))
         return True
 
 
@@ -141,12 +162,12 @@ def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
-def result_line(rep: engine.Position) -> str:
+def result_line(rep: engine.Table) -> str:
     """The end of the game in one line."""
     result = rep.result()
     scores = ", ".join(f"{seat} {points}" for seat, points in result.scores.items())
     if rep.forfeit:
         return f"game over: {rep.forfeit} lost {rep.forfeit_cause}; {', '.join(result.winners)} won ({scores})\n"
-    if len(result.winners) == len(rep.game.seats) and len(result.winners) > 1:
+    if len(result.winners) == len(rep.seats) and len(result.winners) > 1:
         return f"game over: a draw ({scores})\n"
     return f"game over: {' and '.join(result.winners)} won ({scores})\n"

@@ -2,7 +2,7 @@
 
 A player with many correspondence games wants to know where it is their turn and which
 deadline comes first. Each log is replayed and summarised from its public view only
-(corr.view): the summary never shows a hidden card, whoever runs it. A log that cannot
+(corr.seatview): the summary never shows a hidden card, whoever runs it. A log that cannot
 be read gets a summary saying why, so one damaged or hostile file never hides the rest.
 """
 
@@ -117,7 +117,7 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
     """The summary of the log at `path` (shown as `label`), for the player named `me`;
     a summary with `error` when the log cannot be read or replayed."""
     from corr import clock, engine
-    from corr.view import position
+    from corr.seatview import position
 
     label = str(path) if label is None else label
     try:

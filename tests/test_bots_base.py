@@ -15,7 +15,7 @@ def test_a_bot_of_a_perfect_information_game_gets_a_copy_of_the_position() -> No
     rep = randomplay.play("combat", ["Anna", "Ben"], {}, seed=4, max_records=6)
     seat = rep.to_move()
     view = seat_view(rep, seat)
-    assert view.state is not rep.state and view.game.state_key(view.state) == rep.game.state_key(rep.state)
+    assert view.state is not rep.state and view.rules.state_key(view.state) == rep.game.state_key(rep.state)
     assert view.legal == rep.game.legal_for(rep.state, seat)
     assert [seq for seq, _, _ in view.history] == [s.record.seq for s in rep.steps if s.record.type == "move"]
 
@@ -24,7 +24,7 @@ def test_a_bot_of_the_card_game_sees_its_own_card_and_nothing_else_hidden() -> N
     rep = randomplay.play("cards", ["Anna", "Ben", "Cleo"], {}, seed=2, max_records=4)
     seat = rep.to_move()
     view = seat_view(rep, seat)
-    assert view.state is None and view.game.seed is None and rep.game.seed is not None
+    assert view.state is None and view.rules.seed is None and rep.game.seed is not None
     own = rep.state.hands[rep.game.seats.index(seat)]
     assert view.position["viewer"] == seat and view.position["hand"] == [own]
     # the view holds no other hand: it is the same whatever the other seats hold

@@ -28,7 +28,7 @@ from corr.log.lines import Record
 from corr.notation import Placement, parse
 from corr.puzzles.appendix import APPENDIX, parse_puzzle
 from corr.render import render_position
-from corr.view import position, private
+from corr.seatview import position, private
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara", "Emil", "Fay"]
 SEED = "c0ffee00" * 4  # 32 hex digits

@@ -41,7 +41,7 @@ from typing import Any, Callable
 import pytest
 from freezegun import freeze_time
 
-from corr import audit, engine, games, randomplay, view
+from corr import audit, engine, games, randomplay, seatview as view
 from corr.engine import dealer
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.games.base import Action, Outcome
@@ -709,7 +709,7 @@ def _playthrough_text(name: str, rep: engine.Position, options: dict[str, str], 
         f"corr.randomplay seed {SEEDS[0]}, mischief {MISCHIEF}",
         "",
         "## corr log",
-        game_text(rep),
+        game_text(view.observe(rep), rep.header),
         f"## public board at seq {mid.seq}",
         render_position(mid, "text"),
         "## public board at the end",

@@ -1,4 +1,4 @@
-"""The dealer of games with hidden information (corr/dealer.py; DESIGN 6, cards 6.2):
+"""The dealer of games with hidden information (corr/engine/dealer.py; DESIGN 6, cards 6.2):
 the commitment, the deterministic shuffle, the secret file beside the log, and the seed
 a copy deals from (the reveal, else the secret)."""
 

@@ -27,7 +27,7 @@ from corr.log import store
 from corr.notation import parse
 from corr.puzzles.appendix import puzzle_text
 from corr.games.domino.deal import docking_cells, generate, unreachable_cells
-from corr.view import position
+from corr.seatview import position
 
 T0 = "2026-03-01 12:00:00"  # every game here is made at this time, default limit 600 s
 AT_LIMIT = "2026-03-01 12:10:00"

@@ -107,7 +107,7 @@ def test_domino_solo_example_is_complete_with_jokers_a_misplacement_and_the_time
 def test_domino_duel_example_compares_two_boards_dealt_alike() -> None:
     """domino 1.1-1.3: Anna completes her board, Ben's ends after three misplacements;
     the same start and order for both, every board shown after the reveal."""
-    from corr.view import position
+    from corr.seatview import position
 
     rep = _domino("domino-duel.corr")
     anna, ben = (rep.game.board_of(rep.state, s) for s in "AB")
@@ -135,7 +135,7 @@ def test_war_pieces_example_shows_each_special_move() -> None:
     from corr import engine
     from corr.geometry import FIELD_OF
     from corr.notation import Correction, PieceMove, parse
-    from corr.view import position
+    from corr.seatview import position
 
     rep = engine.load(EXAMPLES / "war-pieces.corr")
     moves = [parse(r.move) for r in rep.log.records if r.type == "move"]

@@ -19,7 +19,9 @@ from conftest import free_port
 
 from corr import engine
 from corr.log import lines, store
+from corr.log.panels import sidecar_path
 from corr.mail import compose as mail_out
+from corr.seatview import observe
 
 ANNA = "anna@example.org"
 BEN = "ben@example.net"
@@ -166,7 +168,7 @@ def test_send_refuses_an_unreachable_server_and_passwords_in_config(tmp_path, co
     play(log, "7 (5,4)")
     r = corr("mail", "send", log, "--to", "B", "--smtp-host", "127.0.0.1", "--smtp-port", str(free_port()))
     assert r.code == 1 and "cannot reach the SMTP server" in r.err and r.err.count("\n") == 1
-    assert not mail_out.sidecar_path(log).exists()
+    assert not sidecar_path(log).exists()
     config = tmp_path / "smtp.toml"
     config.write_text('host = "127.0.0.1"\npassword = "hunter2"\n')
     r = corr("mail", "send", log, "--to", "B", "--config", config)
@@ -602,7 +604,7 @@ def test_a_missed_conquest_is_not_told_by_mail_until_the_game_ends(tmp_path):  #
             rep, _ = engine.act(log, "move", text=str(move))
     rep = engine.load(log)
     assert rep.result().over
-    assert f" 28. B  7 (1,4)  {{{missed}}}" in game_text(rep)
+    assert f" 28. B  7 (1,4)  {{{missed}}}" in game_text(observe(rep), rep.header)
     final = decoded(parse(mail_out.compose(rep, "A").as_bytes()))
     assert f"28. B  7 (1,4)  {{{missed}}}" in final
 

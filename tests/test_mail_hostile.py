@@ -542,7 +542,7 @@ def dir_fsyncs(trace: list[str]) -> list[str]:
 def test_the_sidecar_write_fsyncs_its_directory(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     folder.mkdir()
-    trace = traced(tmp_path, "from pathlib import Path; from corr.mail.sidecar import write_json; "
+    trace = traced(tmp_path, "from pathlib import Path; from corr.log.sidecars import write_json; "
                              f"write_json(Path({str(folder)!r}) / 'g.corr.mail.json', {{'a': 1}})")
     assert os.path.realpath(folder) in dir_fsyncs(trace)
 

@@ -22,6 +22,7 @@ from conftest import Inbox, parse_message
 
 from corr import engine
 from corr.mail.compose import compose, subject
+from corr.seatview import observe
 from corr.mail.ingest import ingest_bytes
 from corr.record_text import step_text
 
@@ -245,7 +246,7 @@ def test_in_a_game_with_keys_both_parts_say_to_sign_the_move_in_ones_copy(tmp_pa
         shown = assert_complete_document(html).visible()
         assert "Reply to this message with your move" not in text + shown and "For example" not in text
         if seat in rep.on_turn():
-            move = str(rep.game.legal_for(rep.state, seat)[0])
+            move = str(observe(rep, seat, moves=True).example())  # the first that keeps the rules
             commands = ["corr mail ingest msg.eml --games ~/games --new",
                         f'corr move {copy} "{move}" --sign YOUR.key']
             sender = rep.steps[-1].record.by if rep.steps else None

@@ -22,7 +22,7 @@ from typing import Callable
 import pytest
 from freezegun import freeze_time
 
-from corr.view import SHORT_NAME, short_name
+from corr.names import SHORT_NAME, short_name
 from conftest import GOLDEN, assert_golden
 
 EXT = {"text": "txt", "html": "html", "json": "json"}

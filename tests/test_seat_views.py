@@ -1,4 +1,4 @@
-"""What a seat may see, asked of one place (corr.view) by every command: `show --for`,
+"""What a seat may see, asked of one place (corr.seatview) by every command: `show --for`,
 `legal`, `log`; the dealer's secret, commitment and signed reveal from the command line."""
 
 from __future__ import annotations

@@ -140,40 +140,54 @@ class Answer(NamedTuple):
 
     seat: str
     level: str
-    choice: Any  # corr.bots.base.Choice
-    replay: Any  # the game after the move (corr.engine.Position)
+    choice: Any  # corr.games.base.Choice
     records: list[Any]
 
 
-def answer(log_path: Path | str, rng: random.Random | None = None) -> list[Answer]:
+def answer(log_path: Path | str, rng: random.Random | None = None, keys: tuple[Any, ...] = (),
+           table: Any = None) -> tuple[list[Answer], Any]:
     """While a computer seat may move, let the computer move for it (one record a move,
-    through the engine like any other); stops when only people may move, or the game is
-    over. Each move answers the position it was chosen on: if another writer gets to the
-    log first, it is refused as stale, like any move."""
+    added at the table like any other); stops when only people may move, or the game is
+    over. Returns the moves and the table after them (None when it made none). The log
+    is replayed once: each move is chosen on the table as it stands, from its seat's view
+    alone, and added under the log's lock only if the log is still the one it was chosen
+    on (else it is read afresh and refused as stale, like any move). `keys`: private keys
+    the table signs with (the host's, in a game it vouches for)."""
     path = Path(log_path)
     if not path_for(path).exists():
-        return []
+        return [], None
     import random
 
     from corr import engine
-    from corr.bots.base import choose
+    from corr.bots.base import chooser
+    from corr.seatview import observe
 
     rng = rng or random.Random()
     done: list[Answer] = []
+    table = table if table is not None else engine.load(path)
+    for key in keys:
+        table.hold(key)
+    levels = read(path, table.game.seats)
+    check(levels, table.header.game, table.game.seats, [s.seat for s in table.header.seats if s.key])
     while len(done) < MAX_ANSWERS:
-        rep = engine.load(path)
-        levels = read(path, rep.game.seats)
-        check(levels, rep.header.game, rep.game.seats, [s.seat for s in rep.header.seats if s.key])
-        seat = next((s for s in rep.on_turn() if s in levels and rep.game.legal_for(rep.state, s)), None)
-        if seat is None:
+        views = (observe(table, s, moves=True) for s in table.on_turn() if s in levels)
+        view = next((v for v in views if v.legal), None)
+        if view is None:
             break
-        choice = choose(rep, seat, levels[seat], rng)
-        rep, records = engine.act(path, "move", by=seat, text=str(choice.move), answers=rep.seen_seq(seat))
-        done.append(Answer(seat, levels[seat], choice, rep, records))
-    return done
+        seat = view.viewer
+        choice = chooser(table.header.game, levels[seat])(view, rng)
+        with engine.writing(path, resume=table) as table:
+            records = table.add("move", seat, choice.move, answers=view.seq)
+        done.append(Answer(seat, levels[seat], choice, records))
+    return done, (table if done else None)
 
 
-def said(answer: Answer) -> str:
-    """`seq 6: B (computer, strong) 7 (3,4) !: conquers field 3`: a computer move as a line."""
-    return (f"seq {answer.records[0].seq}: {answer.seat} {label(answer.level)} {answer.choice.move}: "
-            f"{answer.choice.why}")
+def narrate(answers: list[Answer], table: Any, viewer: str | None) -> list[str]:
+    """The computer's moves as lines for `viewer` (a seat, None: the public), each only
+    where the viewer may read its record (`corr.seatview.reads`): `seq 6: B (computer,
+    strong) 7 (3,4) !: conquers field 3`. A move on another board of a running Domino
+    duel, and the reasons for it, would give the digits to come away."""
+    from corr.seatview import reads
+
+    return [f"seq {a.records[0].seq}: {a.seat} {label(a.level)} {a.choice.move}: {a.choice.why}"
+            for a in answers if reads(table, viewer, a.records[0])]

@@ -160,6 +160,22 @@ def out(text: str) -> None:
     typer.echo(text, nl=False)
 
 
+def board(table, fmt: str, viewer: Optional[str] = None, colour: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """A position printed as `viewer` (a seat, or None: the public) may see it
+    (`corr.seatview`), in FORMAT or not at all (`none`); `colour`: a text board coloured
+    for a terminal, which keeps its codes even when piped."""
+    if fmt == "none":
+        return
+    from corr.render import render
+    from corr.seatview import observe
+
+    text = render(observe(table, viewer), fmt, colour)
+    if colour:
+        typer.echo(text, nl=False, color=True)  # click would strip the codes from a pipe
+    else:
+        out(text)
+
+
 def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     from corr.errors import UsageError
 
@@ -177,7 +193,7 @@ def seat_of(file: Path, given: Optional[str], option: str = "--by") -> Optional[
     if len(text) == 1:
         return text.upper()
     from corr.log import lines
-    from corr.view import seat_named
+    from corr.names import seat_named
 
     try:
         with open(file, "rb") as f:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from corr.cli.app import LogFile, SignKey, app, check_format, out, seat_of
+from corr.cli.app import LogFile, SignKey, app, board, check_format, seat_of
 
 
 @app.command()
@@ -60,15 +60,25 @@ def bot(
     rep = engine.load(file)
     who = _seat(file, rep, seat_of(file, seat, "--seat"), sign)
     if level is None:
-        level = seats.read(file, rep.game.seats).get(who, "strong")
+        level = seats.read(file, rep.seats).get(who, "strong")
     choice = choose(rep, who, level, random.Random(seed))
     if dry_run:
         typer.echo(f"{who} ({level}): {choice.move}: {choice.why} (expects {choice.expect:g})")
         return
-    rep, records = engine.act(file, "move", by=who, text=str(choice.move), key=sign, answers=rep.seen_seq(who))
+    from corr.seatview import mover, seen_seq
+
+    key = None
+    if sign is not None:
+        from corr.identity import load_private
+
+        key = load_private(sign)
+    with engine.writing(file, resume=rep) as rep:
+        if key is not None:
+            rep.seat_of_key(key, who, str(sign))
+        rep.add("move", who, choice.move, answers=seen_seq(rep, who))
     if fmt != "none":
         typer.echo(f"{who} ({level}): {choice.move}: {choice.why}", err=True)
-    _board(rep, fmt, who)
+    board(rep, fmt, mover(rep, who))
 
 
 def _seat(file: Path, rep: Any, seat: Optional[str], sign: Optional[Path]) -> str:
@@ -86,8 +96,8 @@ def _seat(file: Path, rep: Any, seat: Optional[str], sign: Optional[Path]) -> st
             raise UsageError(f"{sign} is not the key of any seat of this game")
         seat = keyed[0]
     if seat is not None:
-        if seat not in rep.game.seats:
-            raise UsageError(f"no seat {seat!r} (seats: {', '.join(rep.game.seats)})")
+        if seat not in rep.seats:
+            raise UsageError(f"no seat {seat!r} (seats: {', '.join(rep.seats)})")
         return seat
     on_turn = rep.on_turn()
     if not on_turn:
@@ -97,41 +107,32 @@ def _seat(file: Path, rep: Any, seat: Optional[str], sign: Optional[Path]) -> st
     return on_turn[0]
 
 
-def _board(rep: Any, fmt: str, seat: Optional[str], colour: bool = False) -> None:
-    """The position as `corr move` prints it: the mover's own board where the public
-    sees less of it (a Domino duel)."""
-    from corr.render import render_position
-
-    if fmt == "none":
-        return
-    board = render_position(rep, fmt, seat if seat in rep.game.seats and rep.game.own_boards else None, colour)
-    if colour:
-        typer.echo(board, nl=False, color=True)
-    else:
-        out(board)
-
-
 def answered(file: Path, rep: Any, fmt: str, seat: Optional[str], colour: bool = False) -> None:
     """After a person's move (or a new game): the computer answers for every computer
-    seat on turn (corr.bots.seats.answer). As text: the person's board, a line per
-    computer move, and the board after them; as HTML or JSON: one document, the
-    position after the computer's moves (the lines go to stderr)."""
+    seat on turn (corr.bots.seats.answer). Everything printed is the person's to see,
+    `seat` being theirs (None: the public view): the board as a command prints it after
+    that seat acted (`corr.seatview.mover`), a line per computer move the seat may read
+    (in a running Domino duel, none of the computer's own board), and the board after
+    them; as HTML or JSON one document, the position after the computer's moves (the
+    lines go to stderr)."""
     from corr.bots import seats
+    from corr.seatview import mover
 
     if not seats.path_for(file).exists():
-        _board(rep, fmt, seat, colour)
+        board(rep, fmt, mover(rep, seat), colour)
         return
     if fmt == "text":
-        _board(rep, fmt, seat, colour)
+        board(rep, fmt, mover(rep, seat), colour)
     from corr.errors import CorrError, UsageError
 
     try:
-        answers = seats.answer(file)
+        answers, after = seats.answer(file, table=rep)
     except CorrError as err:
         raise UsageError(f"the computer could not move: {err} (what was played before it stands)") from None
-    for done in answers:
-        typer.echo(seats.said(done), err=fmt != "text")
+    told = seats.narrate(answers, after, seat)
+    for line in told:
+        typer.echo(line, err=fmt != "text")
     if fmt != "text":
-        _board(answers[-1].replay if answers else rep, fmt, seat)
-    elif answers and not (rep.game.own_boards and seat in rep.game.seats):
-        _board(answers[-1].replay, fmt, seat, colour)
+        board(after or rep, fmt, mover(rep, seat))
+    elif told and mover(rep, seat) is None:  # a duel's own board did not change
+        board(after, fmt, None, colour)

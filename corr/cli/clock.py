@@ -99,21 +99,17 @@ def claim_timeout(
     Example:
       corr claim-timeout game.corr --by B
     """
-    from corr import clock, engine
-    from corr.errors import UsageError
+    from corr import engine
+    from corr.identity import load_private
 
-    rep = engine.load(file)
-    if rep.game.own_clock:  # Domino: the game is over at its limit (6.1)
-        due = rep.game.due_actions(rep.state, clock.now())
-        if not due:
-            raise UsageError(f"{file}: nothing to claim: {rep.game.title} has no timeout due (see `corr show`: the "
-                             "clock; a game with a public seed is over at its limit without a record)")
-        rep, records = engine.act(file, due[0][0], by=due[0][1])
+    with engine.writing(file) as rep:
+        seat = seat_of(file, by)
+        if sign is not None:
+            seat = rep.seat_of_key(load_private(sign), seat, str(sign))
+        records = rep.claim_timeout(seat)
+    if records[0].type != "timeout":  # the game's own clock ran out (Domino 6.1)
         typer.echo(f"{file}: seq {records[0].seq}: the time has run out; the dealer revealed the seed")
         return
-    if by is None and sign is None:
-        raise UsageError("missing option --by: name the claiming seat (or --sign with its key)")
-    rep, records = engine.act(file, "timeout", by=seat_of(file, by), key=sign)
     for step in rep.steps[-len(records):]:
         for event in step.outcome.events:
             typer.echo(event, err=True)

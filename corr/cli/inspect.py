@@ -21,16 +21,10 @@ def out_board(text: str, colour: bool) -> None:
 
 
 def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
-    """Replay a log for a read-only command; a torn last line is left out and reported.
-    On a player's copy of a game with hidden cards, what the dealer's mail told each
-    seat is kept for that seat's view."""
+    """Replay a log for a read-only command; a torn last line is left out and reported."""
     from corr import engine
 
     rep = engine.load(file, upto=upto)
-    if not rep.game.dealt:
-        from corr.mail.compose import private_views
-
-        rep.private = private_views(file)
     torn = rep.log.torn
     if torn is not None:
         typer.echo(
@@ -114,16 +108,16 @@ def show(
     import sys
 
     from corr.errors import UsageError
-    from corr.render import render_position
+    from corr.render import render
+    from corr.seatview import observe, viewer
     from corr.term import wanted
-    from corr.view import viewer
 
     check_format(fmt, ("text", "html", "json"))
     colour = wanted(color, sys.stdout) and fmt == "text"
     rep = _load(file, upto=at)
     if at is not None and not 0 <= at <= len(rep.log.records):
         raise UsageError(f"--at {at} is outside the log (seq 0 to {len(rep.log.records)})")
-    out_board(render_position(rep, fmt, viewer(rep, seat), colour), colour)
+    out_board(render(observe(rep, viewer(rep, seat)), fmt, colour), colour)
 
 
 @app.command()
@@ -146,10 +140,9 @@ def legal(
       corr legal game.corr --json
       corr legal duel.corr --for B
     """
-    from corr.engine.dealer import secret_path
-    from corr.games.dealing import DEALER
     from corr.errors import UsageError
-    from corr.view import viewer
+    from corr.games.dealing import DEALER
+    from corr.seatview import observe, viewer
 
     rep = _load(file)
     on_turn = () if rep.result().over else rep.on_turn()  # a game over on its clock takes no move
@@ -165,12 +158,9 @@ def legal(
         raise UsageError(f"seats {', '.join(on_turn)} may all move now: say whose moves with --for SEAT")
     else:
         seat = rep.to_move()
-    if seat is not None and not rep.game.dealt:
-        raise UsageError(f"{file}: the legal moves of {rep.game.title} depend on hidden cards, and this copy has "
-                         f"no dealer's secret ({secret_path(file).name}); the dealer's copy lists them")
     if seat == DEALER:
         seat = None  # the game is at its end: only the dealer's reveal is left
-    moves = [str(m) for m in rep.game.legal_for(rep.state, seat)] if seat else []
+    moves = [str(m) for m in observe(rep, seat, moves=True).legal] if seat else []
     if as_json:
         out(json.dumps({"seat": seat, "moves": moves}) + "\n")
     elif seat is None:
@@ -189,8 +179,10 @@ def log_cmd(file: LogFile) -> None:
       corr log game.corr
     """
     from corr.record_text import game_text
+    from corr.seatview import observe
 
-    out(game_text(_load(file)))
+    rep = _load(file)
+    out(game_text(observe(rep), rep.header))
 
 
 @app.command()
@@ -214,23 +206,23 @@ def replay(
     import sys
 
     from corr import engine
-    from corr.render import render_position
+    from corr.render import render
+    from corr.seatview import observe
     from corr.term import wanted
 
     check_format(fmt, ("text", "json"))
     colour = wanted(color, sys.stdout) and fmt == "text"
 
-    from corr.view import position
-
     def show(rep) -> None:  # type: ignore[no-untyped-def]
+        view = observe(rep)  # the public view of every position
         if jsonl:
-            out(json.dumps(position(rep), ensure_ascii=False, separators=(",", ":")) + "\n")
+            out(json.dumps(view.position, ensure_ascii=False, separators=(",", ":")) + "\n")
         elif fmt == "json":
             # one list, written as it grows: `corr replay ... | head` waits for no whole game
-            item = json.dumps(position(rep), indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            item = json.dumps(view.position, indent=2, ensure_ascii=False).replace("\n", "\n  ")
             out(("[\n  " if rep.seq == 0 else ",\n  ") + item)
         else:
-            out_board(render_position(rep, fmt, colour=colour), colour)
+            out_board(render(view, fmt, colour), colour)
             typer.echo("")
 
     engine.replay(_load(file).log, each=show)  # one pass, each position shown on the way

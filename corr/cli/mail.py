@@ -62,7 +62,7 @@ def compose(
     """
     from corr.errors import UsageError
     from corr.mail.compose import compose_file, remember
-    from corr.mail.sidecar import write_bytes
+    from corr.log.sidecars import write_bytes
 
     msg = compose_file(file, seat_of(file, to, "--to"), sender=sender, since_seq=since)
     try:
@@ -215,7 +215,7 @@ def _reply(result, out_dir: Path, settings) -> None:  # type: ignore[no-untyped-
     from corr.errors import UsageError
     from corr.mail.message import flat
     from corr.mail.reply import refusal_reply
-    from corr.mail.sidecar import write_bytes
+    from corr.log.sidecars import write_bytes
 
     source = flat(result.source, 300)
     try:

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from corr.cli.app import (
-    Color, LogFile, NewLogFile, SignKey, app, check_format, echoing, folder_for, log_callback, optional_log_callback,
-    out, seat_of,
+    Color, LogFile, NewLogFile, SignKey, app, board, check_format, echoing, folder_for, log_callback,
+    optional_log_callback, out, seat_of,
 )
 
 
@@ -147,7 +147,7 @@ def new(
                 from corr.engine.dealer import secret_path
 
                 file.unlink()
-                if rep.game.hidden:
+                if rep.header.commitment is not None:
                     secret_path(file).unlink(missing_ok=True)
                 raise
     unsigned = [s.seat for s in rep.header.seats if s.email and not s.key]
@@ -155,14 +155,17 @@ def new(
         typer.echo(f"note: seat{'s' if len(unsigned) > 1 else ''} {', '.join(unsigned)} play by mail without a key: "
                    "a mailed move is taken from its seat's address, which anyone can forge; a key cannot be "
                    "(`corr key new`, then --key SEAT=FILE.pub)", err=True)
-    if rep.game.hidden:
+    if rep.header.commitment is not None:  # this copy is the dealer's
         from corr.engine.dealer import secret_path
 
         typer.echo(f"dealer: the seed is in {secret_path(file)} (keep it; never mail it)", err=True)
     if computer:
         from corr.cli.bots import answered
 
-        answered(file, rep, fmt, None)  # a computer seat on turn at the start moves at once
+        from corr.seatview import player
+
+        humans = [s for s in rep.seats if s not in computer]
+        answered(file, rep, fmt, player(rep, humans))  # a computer seat on turn at the start moves at once
         return
     _after(rep, fmt)
 
@@ -236,18 +239,12 @@ def _parse_keys(pairs: list[str]) -> dict[str, str]:
 
 
 def _after(rep, fmt: str, seat: str | None = None, colour: bool = False) -> None:  # type: ignore[no-untyped-def]
-    """The board after a command: the public view, or the mover's own where the public
-    sees less of it (a Domino duel's board, the digit to place next); `colour`: a text
-    board coloured for a terminal (corr.term)."""
-    from corr.render import render_position
+    """The board after a command that `seat` acted in: as the seat view says a mover is
+    shown it (`corr.seatview.mover`: its own board in a Domino duel, else the public
+    view); `colour`: a text board coloured for a terminal (corr.term)."""
+    from corr.seatview import mover
 
-    if fmt == "none":
-        return
-    board = render_position(rep, fmt, seat if seat in rep.game.seats and rep.game.own_boards else None, colour)
-    if colour:
-        typer.echo(board, nl=False, color=True)  # click would strip the codes from a pipe
-    else:
-        out(board)
+    board(rep, fmt, mover(rep, seat), colour)
 
 
 @app.command()

@@ -32,7 +32,7 @@ def _turn_text(g: Any) -> str:
     if not g.turn:
         return "nobody to move"
     names = {p["seat"]: p["name"] for p in g.players}
-    from corr.view import short_name
+    from corr.names import short_name
 
     seats = ", ".join(f"{s} {short_name(names[s])}" if s in names else f"the {s}" for s in g.turn)
     return f"to move: {seats}{' (you)' if g.yours else ''}"
@@ -42,7 +42,7 @@ def lines(games: list[Any], me: str | None, colour: bool) -> list[str]:
     """One aligned line per game; with `colour`, your turns and errors stand out."""
     from corr.status import printable, seats_of
     from corr.term import paint
-    from corr.view import short_name
+    from corr.names import short_name
 
     files = [printable(g.file) for g in games]
     file_w = max(map(len, files), default=0)

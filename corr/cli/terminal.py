@@ -67,6 +67,7 @@ def play_game(
     from corr import clock
     from corr.cli.app import check_format
     from corr.errors import UsageError
+    from corr.seatview import observe
     from corr.session import Session, result_line
     from corr.term import wanted
 
@@ -75,17 +76,17 @@ def play_game(
     rep = session.load()
     from corr.bots.seats import parse_bot
 
-    session.computer = _computer_seats(file) | dict(parse_bot(spec, rep.game.seats) for spec in bot or [])
+    session.computer = _computer_seats(file) | dict(parse_bot(spec, rep.seats) for spec in bot or [])
     mine = tuple(dict.fromkeys(s.strip().upper() for s in as_seat)) if as_seat else None
     for seat in [*(mine or ()), *session.computer]:
-        if seat not in rep.game.seats:
-            raise UsageError(f"no seat {seat} in this game (seats: {', '.join(rep.game.seats)})")
+        if seat not in rep.seats:
+            raise UsageError(f"no seat {seat} in this game (seats: {', '.join(rep.seats)})")
     session.mine = mine
-    if mine is None and rep.game.own_boards and len(rep.game.seats) > 1:
-        humans = [s for s in rep.game.seats if s not in session.computer]
+    if mine is None and observe(rep).own_board:
+        humans = [s for s in rep.seats if s not in session.computer]
         if len(humans) > 1:
             raise UsageError("in a duel every seat plays its own board at once: say which with --as SEAT")
-    session.out(session.board(rep))
+    session.out(session.shown(rep))
     while True:
         rep = session.computer_turns(session.load())
         if not rep.on_turn():
@@ -103,7 +104,7 @@ def play_game(
         if deadline is not None and clock.now() >= deadline:
             session.out("time is up (domino 6.1)\n")
             rep = session.time_up(clock.now())
-            session.out(session.board(rep))
+            session.out(session.shown(rep))
             session.out(result_line(rep))
             return
         if line is None:  # end of input: like quit

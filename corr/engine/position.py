@@ -106,9 +106,29 @@ class Position:
             return records
         return [r for r in records if r.seq not in self.voided]
 
+    def open_challenge(self) -> Any:
+        """The move a challenge can still reach (as-written games: the newest, until the
+        next move is recorded), or None; a forfeit ends every challenge with the game."""
+        return None if self.forfeit is not None else getattr(self.state, "last", None)
+
+    def check(self, move: Any, by: str | None = None) -> Any:
+        """The main-rule break `move` by `by` would make here, judged afresh by the game
+        (a referee's second look), or None."""
+        return self.game.check(self.state, move, by)
+
+    def match_points(self) -> dict[str, Any]:
+        """What this finished game adds to a match (moyo 4.3), counted from the position
+        at its end (a forfeit: at that moment)."""
+        return self.game.match_points(self.state, self.forfeit)
+
     @property
     def seq(self) -> int:
         return self.steps[-1].record.seq if self.steps else 0
+
+    @property
+    def seats(self) -> list[str]:
+        """The seat letters, A first."""
+        return self.game.seats
 
     @property
     def header(self) -> Header:

@@ -99,7 +99,7 @@ def _uphold(rep: Position, step: Step, what: str) -> Outcome:
 def rebuild(rep: Position, index: int, judge: Judge) -> None:
     """The position as if every voided record (counting the void ruling at `index`) had
     never been made: each record judged again from the first whose standing changed,
-    starting from the position the replay kept just before it (`Replay.snapshots`), or
+    starting from the position the replay kept just before it (`Position.snapshots`), or
     from the start where it kept none. Costs the records from there on, not the log."""
     records = rep.log.records
     gone = set(rep.voided)

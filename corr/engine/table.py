@@ -23,7 +23,7 @@ from corr.engine import checkpoint, dealer, hashes, keys
 from corr.engine.header import make_header
 from corr.engine.judge import CLOCK_TYPES, judge
 from corr.engine.position import Position, Step
-from corr.engine.replay import check_signature, run
+from corr.engine.replay import run
 from corr.engine.replay import replay as _replay
 from corr.errors import CorruptLog, IllegalMove, UsageError
 from corr.games import game_class
@@ -67,16 +67,36 @@ class Table(Position):
             return by  # the host vouches for a seat's record
         raise UsageError(f"{name} is not the key of any seat of this game")
 
-    def _sign(self, record: Record) -> Record:
-        signer = keys.signer_of(self.header, record.by)
-        if signer is None:
-            return record
-        who, public = signer
+    def _private(self, who: str, public: str) -> Any:
+        """The private key of `public` this table holds; for the host's, on the dealer's
+        copy, the one its secret names. None where it has none."""
         private = self.held.get(public)
         if private is None and who == "host" and self.log.secret is not None:
             private = dealer.signer(self.log)  # the dealer's copy names the host's key
             if private is not None:
                 self.hold(private)
+        return private
+
+    def sign_panel(self, seat: str, seq: int, panel: str) -> str | None:
+        """The host's signature of what its message tells `seat` alone at `seq` (its
+        hand), where the game names a host and this table holds the host's key; a
+        player's copy keeps no panel the host did not sign."""
+        host = self.header.host
+        if host is None or not keys.vouched(self.header):
+            return None
+        private = self._private("host", host.key)
+        if private is None:
+            return None
+        from corr.identity import panel_bytes, sign_bytes
+
+        return sign_bytes(private, panel_bytes(self.header.id, seat, seq, panel))
+
+    def _sign(self, record: Record) -> Record:
+        signer = keys.signer_of(self.header, record.by)
+        if signer is None:
+            return record
+        who, public = signer
+        private = self._private(who, public)
         if private is None:
             if who in self.game.seats:
                 raise UsageError(f"seat {who} signs its records: give --sign with {who}'s key")
@@ -220,6 +240,15 @@ class Table(Position):
         (record,) = self._make([("ruling", role, decision, seq, reason.strip())])
         return record
 
+    def due_at(self) -> datetime | None:
+        """The first instant from which time alone gives the game a record to make (the
+        end of Domino's clock), or None."""
+        return self.game.due_at(self.state)
+
+    def is_due(self) -> bool:
+        """Whether time alone has made a record due at `now` (see `due`)."""
+        return bool(self.game.due_actions(self.state, self.when()))
+
     def due(self) -> list[Record]:
         """The records time alone has made due at `now` (Domino's limit: the dealer
         reveals the seed, 6.1, 7.2), appended; [] when there are none."""
@@ -227,6 +256,20 @@ class Table(Position):
         for kind, by in self.game.due_actions(self.state, self.when()):
             made += self._make([(kind, by, None, None, None)])
         return made
+
+    def claim_timeout(self, by: str | None) -> list[Record]:
+        """A seat's claim that the seat on turn has run out of time: its timeout record
+        (it forfeits). A game keeping its own time (Domino, 6.1) is over at its limit
+        instead: the claim appends what the limit made due (the dealer's reveal)."""
+        if self.game.own_clock:
+            made = self.due()
+            if not made:
+                raise UsageError(f"{self.path}: nothing to claim: {self.game.title} has no timeout due (see `corr "
+                                 "show`: the clock; a game with a public seed is over at its limit without a record)")
+            return made
+        if by is None:
+            raise UsageError("missing option --by: name the claiming seat (or --sign with its key)")
+        return self.add("timeout", by)
 
     def accept(self, raws: list[bytes]) -> list[Record]:
         """Append record lines made elsewhere - another player's copy, a mail attachment -
@@ -275,10 +318,6 @@ class Table(Position):
             self.game = trial.game
         return new
 
-    def check(self, record: Record) -> None:
-        """Raise CorruptLog unless `record` carries the signature its maker owes."""
-        check_signature(self.log, record, keys.signer_of(self.header, record.by))
-
 
 # --- opening a table ----------------------------------------------------------------
 def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Position], None] | None = None,
@@ -296,16 +335,26 @@ def load(path: Path | str, upto: int | None = None, now: datetime | None = None)
 
 
 @contextmanager
-def writing(path: Path | str, now: datetime | None = None, seen: int | None = None) -> Iterator[Table]:
+def writing(path: Path | str, now: datetime | None = None, seen: int | None = None,
+            resume: Table | None = None) -> Iterator[Table]:
     """The log opened under its exclusive lock for adding records; the lock ends with
     the block. `seen`: the log's size when its maker looked at it: a log that has grown
-    since is refused (another writer got in first)."""
+    since is refused (another writer got in first). `resume`: a table of this log read
+    before, taken on as it is when the log is still the one it was read from (the same
+    size and last line), replayed afresh when not."""
     with store.writing(path) as writer:
         log = dealer.attach(writer.log)
         if seen is not None and log.size != seen:
             raise UsageError(f"{path}: the log changed while this action waited (it is at seq {len(log.records)} "
                              "now): look at the new position and try again")
-        table = _open(log, None, now)
+        if resume is not None and (resume.log.size, resume.log.tail_hash) == (log.size, log.tail_hash) \
+                and len(resume.steps) == len(log.records):
+            table = resume
+            table.log = log
+            if now is not None:
+                table.now = now
+        else:
+            table = _open(log, None, now)
         table.writer = writer
         try:
             yield table

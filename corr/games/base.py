@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from corr.errors import IllegalMove, UsageError
 from corr.notation import Move
@@ -75,6 +75,38 @@ class Outcome:
 
 #: What most moves do: nothing a log or referee needs told.
 QUIET = Outcome()
+
+
+class BotView(Protocol):
+    """What a game's computer opponent reads of its seat's view (`corr.seatview.SeatView`):
+    never the replay, another seat's hand, the pile or the dealer's secret."""
+
+    @property
+    def seat(self) -> str | None: ...
+    #: the game's rules without any deal
+    @property
+    def without_deal(self) -> Game: ...
+    #: the position as the seat sees it (the JSON of `corr show --for SEAT --format json`)
+    @property
+    def position(self) -> dict[str, Any]: ...
+    #: the moves the seat may make now, in the game's order
+    @property
+    def legal(self) -> list[Move]: ...
+    #: a copy of the whole position where the game hides nothing from the seat, else None
+    @property
+    def state(self) -> Any: ...
+    #: the moves and passes the seat may read, as (seq, seat, canonical text)
+    @property
+    def history(self) -> list[tuple[int, str, str]]: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A computer opponent's move, the score it expects (in the game's own units), and why."""
+
+    move: Move
+    expect: float
+    why: str
 
 
 class Result(NamedTuple):
@@ -253,7 +285,7 @@ class Game:
 
     def view(self, state: Any, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
         """The position as `seat` may see it (None: the public), beyond the board: the
-        one place a game decides what is hidden from whom. `corr.view` asks it for every
+        one place a game decides what is hidden from whom. `corr.seatview` asks it for every
         board, log, mail and bot. Games without hidden information show everyone all."""
         return self.describe(state)
 
@@ -268,7 +300,7 @@ class Game:
     def match_points(self, state: Any, forfeit: str | None = None) -> dict[str, Any]:
         """What a finished game adds to the match, as JSON-ready {what: {seat: n}}
         (Moyo: {"victory_points": {"A": 0, "B": 3}}). `forfeit` is the seat that lost by
-        a timeout or a ruling (the Replay knows it, the state does not)."""
+        a timeout or a ruling (the position knows it, the state does not)."""
         raise UsageError(f"{self.title} has no matches")
 
     def match_winners(self, points: list[dict[str, Any]]) -> dict[str, Any]:
@@ -289,7 +321,20 @@ class Game:
         cell = getattr(move, "cell", None)
         return () if cell is None else (cell,)
 
-    def check(self, state: Any, move: Move) -> IllegalMove | None:
-        """The main-rule break `move` would make in `state`, judged afresh (the referee's
-        second look), or None. Raises for moves that cannot be made at all."""
+    def check(self, state: Any, move: Move, seat: str | None = None) -> IllegalMove | None:
+        """The main-rule break `move` by `seat` would make in `state`, judged afresh (the
+        referee's second look, a safe example move), or None. Raises for moves that
+        cannot be made at all."""
         return None
+
+    def without_deal(self) -> Game:
+        """The game's rules without any deal: what a computer opponent may reason with
+        (the options, the seats, the deck's make-up; never the order of a pile)."""
+        rules = type(self)(self.opts, self.seats, None)
+        rules.created = self.created
+        return rules
+
+    def whole_view(self, seat: str) -> bool:
+        """Whether `seat` may see the whole state: in games that hide nothing. A
+        computer opponent then gets a copy to try moves on."""
+        return not self.hidden

@@ -1,7 +1,7 @@
 """How a dealer deals: every hidden order a game has is a pure function of a seed.
 
 The dealer (the game's creator, `DEALER` in records) keeps the seed secret until the
-reveal (`corr.dealer`); games deal from it with `shuffle` and `draw`, so anyone holding
+reveal (`corr.engine.dealer`); games deal from it with `shuffle` and `draw`, so anyone holding
 the revealed seed deals the same cards in the same order.
 """
 

@@ -41,7 +41,7 @@ class GameLog:
     raw: list[bytes] = field(default_factory=list)
     torn: bytes | None = None  # bytes after the last newline: a write that never finished
     size: int = 0  # bytes of complete lines
-    secret: Any = None  # the dealer's corr.dealer.Secret, on the copy that keeps FILE.secret
+    secret: Any = None  # the dealer's corr.engine.dealer.Secret, on the copy that keeps FILE.secret
 
     @property
     def tail_hash(self) -> str:

@@ -8,8 +8,9 @@ rewritten), and the log's hash chain is over exact bytes.
 
 Each message is built from the view of the seat it goes to. In a game with hidden
 information, the dealer's message to a seat also carries that seat's private panel (its
-hand) in `X-Corr-For` / `X-Corr-Private`, which the recipient's `corr mail ingest` keeps
-in the sidecar; the attached log is always the public one.
+hand) in `X-Corr-For` / `X-Corr-Private` (signed by the host in a hosted game), which the
+recipient's `corr mail ingest` keeps in the sidecar (`corr.log.panels`); the attached log
+is always the public one.
 
 Everything that comes in by mail is hostile until checked (`ingest`): sizes, nesting,
 header values, seqs and encodings are bounded before they are used, whatever is copied
@@ -23,5 +24,3 @@ from __future__ import annotations
 #: MIME type and file suffix of the attached log.
 ATTACHMENT_TYPE = ("application", "octet-stream")
 ATTACHMENT_SUFFIX = ".corr"
-#: Where each game's mail threading lives: `FILE.mail.json` next to the log.
-SIDECAR_SUFFIX = ".mail.json"

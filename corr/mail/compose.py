@@ -11,10 +11,10 @@ seat's legal moves as the example; the result once the game is over; the board; 
 move list. A mail client may show either part alone, so neither may lack any of it. The
 text part adds the new records as JSON lines.
 
-Every message is built from the view of the seat it goes to (`corr.view`). In a game
+Every message is built from the view of the seat it goes to (`corr.seatview`). In a game
 with hidden information composed on the dealer's copy, that view holds the seat's own
 card: the boards show it, and `X-Corr-For: <seat>` with `X-Corr-Private: <JSON>` (the
-seat's private panel, `corr.view.private`) let the recipient's corr keep it. Nothing of
+seat's private panel, `corr.seatview.private`) let the recipient's corr keep it. Nothing of
 another seat's hand or of the pile goes in: the attachment is the public log's bytes,
 never `FILE.secret`, and the move list is the public one (`record_text.game_text`, which
 leaves out what the players are left to notice while the game runs).
@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from corr.errors import UsageError
-from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE, SIDECAR_SUFFIX
-from corr.mail.sidecar import read_json, write_json
+from corr.log.panels import read_sidecar, write_sidecar
+from corr.seatview import SeatView
+from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE
 
 #: The sender when nobody better is known.
 DEFAULT_SENDER = "corr@localhost"
@@ -56,16 +57,7 @@ MAX_MSGID = 500
 #: The headers carrying a seat's private panel: who it is for, and the panel as JSON.
 FOR_HEADER = "X-Corr-For"
 PRIVATE_HEADER = "X-Corr-Private"
-#: What a private panel may hold (it arrives by mail, so it is checked like any input):
-#: the header's length, the number of keys, a key's length, a list's length.
-MAX_PANEL_TEXT = 1000
-MAX_PANEL_KEYS = 8
-MAX_PANEL_KEY = 32
-MAX_PANEL_LIST = 100
-_PANEL_KEY = re.compile(r"[a-z_][a-z0-9_-]{0,%d}" % (MAX_PANEL_KEY - 1))
-_PANEL_INT = 1 << 53
-
-
+PANEL_SIG_HEADER = "X-Corr-Private-Sig"
 def _seat(rep: Any, letter: str) -> Any:
     for seat in rep.header.seats:
         if seat.seat == letter.upper():
@@ -79,10 +71,11 @@ def address(seat: Any) -> str:
     return formataddr((seat.name, seat.email))
 
 
-def default_sender(rep: Any) -> str:
-    """The seat who made the last record (its name and email), else corr@localhost."""
-    if rep.steps:
-        by = rep.steps[-1].record.by
+def default_sender(rep: Any, view: SeatView) -> str:
+    """The seat who made the last record the recipient may read (its name and email),
+    else corr@localhost."""
+    if view.last is not None:
+        by = view.last.record.by
         for seat in rep.header.seats:
             if seat.seat == by and seat.email:
                 return address(seat)
@@ -92,23 +85,15 @@ def default_sender(rep: Any) -> str:
 def subject(rep: Any, seat: str | None = None) -> str:
     """`[corr <id>] <seq>. <move>`, naming the last record `seat` may read (`0. new
     game` before any)."""
-    step = rep.last_seen(seat)
+    from corr.seatview import last_seen
+
+    step = last_seen(rep, seat)
     if step is None:
         return f"[corr {rep.header.id}] 0. new game"
     from corr.record_text import what
 
     record = step.record
     return f"[corr {rep.header.id}] {record.seq}. {what(record)}"
-
-
-def private_panel(rep: Any, seat: str) -> dict[str, Any] | None:
-    """What the message to `seat` tells it alone (its hand): only a game with hidden
-    information composed on the dealer's copy has one; None otherwise."""
-    if not rep.game.hidden or not rep.game.dealt:
-        return None
-    from corr.view import private
-
-    return private(rep, seat)
 
 
 def panel_json(panel: dict[str, Any]) -> str:
@@ -142,85 +127,73 @@ SMTP_FILE = "smtp.toml"
 
 
 def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
-           fmt: str = "text") -> dict[str, Any]:
+           fmt: str = "text", view: SeatView | None = None) -> dict[str, Any]:
     """What a message to `seat` says, for both parts alike: a new player must learn from
     either part whose turn it is and how to answer in this game, and see the board and
-    the moves exactly as the seat may (`corr.view`, `Replay.visible`)."""
+    the moves exactly as the seat may (`corr.seatview`)."""
+    from corr.names import short_name
     from corr.record_text import game_text, step_text
-    from corr.render import render_position
-    from corr.view import short_name
+    from corr.render import render
+    from corr.seatview import private, record_lines
 
-    header, game = rep.header, rep.game
+    if view is None:
+        view = _view(rep, seat)
+    header = rep.header
     entry = next((s for s in header.seats if s.seat == seat), None)
-    seen = rep.seen_seq(seat)
-    since = seen - 1 if since_seq is None else since_seq
-    since = max(0, min(since, seen))
-    visible = rep.visible(seat)
-    readable = {step.record.seq for step in visible}
-    result = rep.result()
-    attached = len(visible) == len(rep.steps)
+    since = view.seq - 1 if since_seq is None else since_seq
+    since = max(0, min(since, view.seq))
+    mine = seat is not None and seat in rep.on_turn() and not view.over
     return {
-        "title": game.title,
+        "title": view.position["title"],
         "id": header.id,
-        "seq": seen,
+        "seq": view.seq,
         "to": None if entry is None else {"seat": entry.seat, "name": short_name(entry.name), "email": entry.email},
-        "turn": turn(rep, seat),
-        "reply": how_to_answer(rep, seat, sender) if seat in rep.on_turn() and not result.over else None,
-        "follow": _follow(rep, seat) if seat not in rep.on_turn() and not result.over else None,
+        "turn": turn(rep, view),
+        "reply": how_to_answer(rep, view, sender) if mine else None,
+        "follow": _follow(rep, seat) if not mine and not view.over else None,
         "saved_as": SAVED_AS,
-        "private": bool(seat is not None and private_panel(rep, seat)),
+        "private": bool(seat is not None and private(rep, seat)),
         "private_header": PRIVATE_HEADER,
-        "new_records": [raw.decode("utf-8") for record, raw in zip(rep.log.records, rep.log.raw)
-                        if since < record.seq <= rep.seq and record.seq in readable],
-        "attached": attached,
+        "new_records": record_lines(view, rep, since),
+        "attached": view.whole,
         "log_name": f"{header.id}{ATTACHMENT_SUFFIX}",
-        "moves": [step_text(step, result.over) for step in visible],
-        "game_text": game_text(rep, seat).rstrip("\n"),
-        "board": _board(render_position(rep, fmt, seat), fmt),
+        "moves": [step_text(step, view.over) for step in view.steps],
+        "game_text": game_text(view, header).rstrip("\n"),
+        "board": _board(render(view, fmt), fmt),
     }
 
 
 def _label(rep: Any, letter_: str) -> str:
     """`Ben (B)`: a seat as the message names it."""
-    from corr.view import short_name
+    from corr.names import short_name
 
     entry = next((s for s in rep.header.seats if s.seat == letter_), None)
     return f"{short_name(entry.name)} ({letter_})" if entry is not None else letter_
 
 
-def turn(rep: Any, seat: str | None) -> dict[str, Any]:
-    """Whose turn it is, as the message to `seat` says it: `kind` is `yours` (the seat
-    may move), `theirs` (`movers` may), `dealer` (only the dealer's reveal is left),
-    `board-over` (a duel's seat whose own game is over while others play on) or `over`
-    (`winners`, and `forfeit` with its `cause` when a seat lost so)."""
-    result = rep.result()
-    if result.over:
+def turn(rep: Any, view: SeatView) -> dict[str, Any]:
+    """Whose turn it is, as the message to the view's seat says it: `kind` is `yours`
+    (the seat may move), `theirs` (`movers` may), `dealer` (only the dealer's reveal is
+    left), `board-over` (a duel's seat whose own game is over while others play on) or
+    `over` (`winners`, and `forfeit` with its `cause` when a seat lost so)."""
+    seat, p = view.viewer, view.position
+    if p["over"]:
+        forfeit = p["forfeit"]
         return {
             "kind": "over",
-            "winners": [_label(rep, w) for w in result.winners],
-            "forfeit": _label(rep, rep.forfeit) if rep.forfeit else None,
-            "cause": rep.forfeit_cause if rep.forfeit else None,
+            "winners": [_label(rep, w) for w in p["winners"]],
+            "forfeit": _label(rep, forfeit["seat"]) if forfeit else None,
+            "cause": forfeit["cause"] if forfeit else None,
         }
-    on_turn = rep.on_turn()
-    movers = [s for s in on_turn if s in rep.game.seats]
-    own = bool(rep.game.own_boards and len(rep.game.seats) > 1)
+    seats = [s.seat for s in rep.header.seats]
+    movers = [s for s in rep.on_turn() if s in seats]
     if seat in movers:
-        return {"kind": "yours", "you": _label(rep, seat), "own_board": own}
-    if own and seat is not None:  # a duel: other boards are none of this seat's business
+        return {"kind": "yours", "you": _label(rep, seat), "own_board": view.own_board}
+    if view.own_board and seat is not None:  # a duel: other boards are none of this seat's business
         return {"kind": "board-over"}
     if not movers:
         return {"kind": "dealer"}
     return {"kind": "theirs", "movers": [_label(rep, s) for s in movers]}
-
-
-def example_move(rep: Any, seat: str) -> str | None:
-    """A move `seat` could make now, to show the notation by example: the first of its
-    legal moves (on the dealer's copy of a game with hidden cards, which knows them);
-    None when there is none to show."""
-    if not rep.game.dealt:
-        return None
-    moves = rep.game.legal_for(rep.state, seat)
-    return str(moves[0]) if moves else None
 
 
 def _keyed(rep: Any) -> bool:
@@ -236,8 +209,8 @@ def _sender_seats(rep: Any, sender: str | None) -> list[str]:
     return [s.seat for s in rep.header.seats if address and s.email and s.email.lower() == address]
 
 
-def how_to_answer(rep: Any, seat: str, sender: str | None = None) -> dict[str, Any]:
-    """How the seat on turn answers this message, as `corr mail ingest` takes it.
+def how_to_answer(rep: Any, view: SeatView, sender: str | None = None) -> dict[str, Any]:
+    """How the view's seat, on turn, answers this message, as `corr mail ingest` takes it.
 
     Without keys (`how` = `body`): a reply from the seat's own address with the move on a
     line of its own, keeping the Subject (its seq is the position answered); a copy of
@@ -245,18 +218,20 @@ def how_to_answer(rep: Any, seat: str, sender: str | None = None) -> dict[str, A
     keys (`signed`): only a signed record counts, so the seat takes the message into its
     copy, moves there with its key, and mails the log back - with `corr mail send` to the
     seats when the message came from one (players keeping copies), else as a reply with
-    the log attached (a host reads its mailbox)."""
-    example = example_move(rep, seat)
+    the log attached (a host reads its mailbox). The example move is one the seat may
+    make that keeps the game's rule (a Domino misplacement would cost it a life)."""
+    seat = view.viewer
+    example = view.example()
+    shown = str(example) if example is not None else None
     entry = next(s for s in rep.header.seats if s.seat == seat)
-    answer: dict[str, Any] = {"example": example, "seq": rep.seen_seq(seat), "address": entry.email}
-    if not _keyed(rep):
-        hidden = rep.game.is_hidden(rep.game.opts)  # moves are made on the dealer's copy alone
-        answer.update(how="body", attach=not hidden and len(rep.visible(seat)) == len(rep.steps))
+    answer: dict[str, Any] = {"example": shown, "seq": view.seq, "address": entry.email}
+    if not _keyed(rep):  # with dealt cards, moves are made on the dealer's copy alone
+        answer.update(how="body", attach=not view.dealt and view.whole)
         return answer
     copy = f"{GAMES_DIR}/{rep.header.id}{ATTACHMENT_SUFFIX}"
     from_seats = [s for s in _sender_seats(rep, sender) if s != seat]
     to = [s.seat for s in rep.header.seats if s.seat != seat and s.email] if from_seats else []
-    quoted = f'"{example}"' if example else '"MOVE"'
+    quoted = f'"{shown}"' if shown else '"MOVE"'
     commands = [
         f"corr mail ingest {SAVED_AS} --games {GAMES_DIR} --new",
         f"corr move {copy} {quoted} --sign {KEY_FILE}",
@@ -290,12 +265,6 @@ def _board(rendered: str, fmt: str) -> Any:
     return Markup((found.group(1) if found else rendered).strip("\n"))
 
 
-def log_bytes(rep: Any) -> bytes:
-    """The log's file bytes up to the replayed seq (what the attachment holds)."""
-    raws = [raw for record, raw in zip(rep.log.records, rep.log.raw) if record.seq <= rep.seq]
-    return b"".join(line + b"\n" for line in [rep.log.header_raw, *raws])
-
-
 def compose(
     rep: Any,
     to_seat: str,
@@ -305,17 +274,23 @@ def compose(
     references: list[str] | None = None,
 ) -> EmailMessage:
     """The message telling seat `to_seat` about the position of `rep`, as that seat
-    sees it: in a game with hidden information, its own card and no one else's.
+    sees it (`corr.seatview`): in a game with hidden information, its own card and no
+    one else's; in a running Domino duel, its own board's records and no log.
 
     `previous_message_id` threads it (In-Reply-To, References) to the game's previous
     message; `references` is that message's References chain when known. Both parts
     say the same (`letter`): whose turn it is, how to answer, the board, the moves.
+    In a hosted game the seat's private panel carries the host's signature
+    (`X-Corr-Private-Sig`), so a player's copy keeps no panel a stranger made.
     """
+    from corr.seatview import log_lines, private
+
     seat = _seat(rep, to_seat)
     if not seat.email:
         raise UsageError(f"seat {seat.seat} ({seat.name}) has no email address in the header of {rep.log.path}")
+    view = _view(rep, seat.seat)
     msg = EmailMessage()
-    msg["From"] = sender or default_sender(rep)
+    msg["From"] = sender or default_sender(rep, view)
     msg["To"] = address(seat)
     msg["Subject"] = subject(rep, seat.seat)
     msg["Date"] = formatdate(localtime=False, usegmt=True)
@@ -330,96 +305,48 @@ def compose(
         msg["In-Reply-To"] = previous_message_id
         msg["References"] = " ".join(chain)
     msg["X-Corr-Game"] = rep.header.id
-    msg["X-Corr-Seq"] = str(rep.seen_seq(seat.seat))
-    panel = private_panel(rep, seat.seat)
+    msg["X-Corr-Seq"] = str(view.seq)
+    panel = private(rep, seat.seat)
     if panel:
+        text = panel_json(panel)
         msg[FOR_HEADER] = seat.seat
-        msg[PRIVATE_HEADER] = panel_json(panel)
-    msg.set_content(plain_body(rep, since_seq, seat.seat, str(msg["From"])), subtype="plain", charset="utf-8")
-    msg.add_alternative(html_body(rep, seat.seat, str(msg["From"])), subtype="html", charset="utf-8")
-    if len(rep.visible(seat.seat)) == len(rep.steps):  # a running duel keeps the others' moves (domino 1.2)
+        msg[PRIVATE_HEADER] = text
+        signature = rep.sign_panel(seat.seat, view.seq, text)
+        if signature is not None:
+            msg[PANEL_SIG_HEADER] = signature
+    sent_from = str(msg["From"])
+    msg.set_content(environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view)),
+                    subtype="plain", charset="utf-8")
+    msg.add_alternative(environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view)),
+                        subtype="html", charset="utf-8")
+    lines = log_lines(view, rep)
+    if lines is not None:  # a running duel keeps the others' moves (domino 1.2)
         maintype, subtype = ATTACHMENT_TYPE
-        msg.add_attachment(
-            log_bytes(rep), maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}"
-        )
+        msg.add_attachment(b"".join(line + b"\n" for line in lines), maintype=maintype, subtype=subtype,
+                           filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}")
     return msg
 
 
+def _view(rep: Any, seat: str | None) -> SeatView:
+    """The seat's view a message is built from, with its moves where this copy knows
+    them (a player's copy of a game with hidden cards does not)."""
+    from corr.seatview import observe
+
+    try:
+        return observe(rep, seat, moves=seat is not None)
+    except UsageError:
+        return observe(rep, seat)
+
+
+def environment_render(template: str, letter_: dict[str, Any]) -> str:
+    """A mail part from its template and the letter it says."""
+    from corr.render import environment
+
+    return environment().get_template(template).render(m=letter_)
+
+
 # ---------------------------------------------------------------------------------
-# The sidecar: FILE.mail.json
-
-
-def sidecar_path(log_path: Path | str) -> Path:
-    return Path(f"{log_path}{SIDECAR_SUFFIX}")
-
-
-def read_sidecar(log_path: Path | str) -> dict[str, Any]:
-    """The game's mail state: last_message_id, references, seen (ids of ingested messages)."""
-    return read_json(sidecar_path(log_path), "corr mail sidecar", "delete it to start a new thread")
-
-
-def write_sidecar(log_path: Path | str, data: dict[str, Any]) -> None:
-    write_json(sidecar_path(log_path), data)
-
-
-def panel_problem(view: Any) -> str | None:
-    """Why `view` is not a private panel corr keeps, or None when it is one: a JSON
-    object of at most MAX_PANEL_KEYS short keys whose values are ints, strings, bools or
-    lists of at most MAX_PANEL_LIST ints (a panel arrives by mail: hostile until checked)."""
-    if not isinstance(view, dict):
-        return "not a JSON object"
-    if len(view) > MAX_PANEL_KEYS:
-        return f"{len(view)} keys, at most {MAX_PANEL_KEYS}"
-    for key, value in view.items():
-        if not isinstance(key, str) or not _PANEL_KEY.fullmatch(key):
-            return f"key {str(key)[:MAX_PANEL_KEY]!r} is not a short lower-case name"
-        if isinstance(value, list):
-            if len(value) > MAX_PANEL_LIST:
-                return f"{key}: a list of {len(value)} items, at most {MAX_PANEL_LIST}"
-            if not all(type(item) is int and abs(item) < _PANEL_INT for item in value):
-                return f"{key}: a list holds something other than whole numbers"
-        elif type(value) is int:
-            if abs(value) >= _PANEL_INT:
-                return f"{key}: number out of range"
-        elif isinstance(value, str):
-            if len(value) > MAX_PANEL_TEXT or any(ch < " " or "\x7f" <= ch <= "\x9f" for ch in value):
-                return f"{key}: a text with control characters or too long"
-        elif not isinstance(value, bool):
-            return f"{key}: a {type(value).__name__}, not a number, text, true/false or list of numbers"
-    return None
-
-
-def private_views(log_path: Path | str) -> dict[str, dict[str, Any]]:
-    """What the dealer's messages told the seats of this copy (`corr mail ingest` keeps
-    them in the sidecar): seat -> {"seq": N, "view": {...}}, for `Replay.private`; {} when
-    none. An entry that is not well formed (the sidecar was edited) is left out."""
-    kept = read_sidecar(log_path).get("private")
-    if not isinstance(kept, dict):
-        return {}
-    views: dict[str, dict[str, Any]] = {}
-    for seat, entry in kept.items():
-        if not (isinstance(seat, str) and isinstance(entry, dict)):
-            continue
-        seq, view = entry.get("seq"), entry.get("view")
-        if type(seq) is not int or seq < 0 or panel_problem(view) is not None:
-            continue
-        views[seat] = {"seq": seq, "view": dict(view)}
-    return views
-
-
-def keep_private(log_path: Path | str, seat: str, seq: int, view: dict[str, Any]) -> bool:
-    """Keep what a message at `seq` told `seat`, unless a later message's panel is kept
-    already (messages may arrive out of order); True if it was kept."""
-    data = read_sidecar(log_path)
-    kept = data.get("private")
-    kept = dict(kept) if isinstance(kept, dict) else {}
-    old = kept.get(seat)
-    if isinstance(old, dict) and type(old.get("seq")) is int and old["seq"] > seq:
-        return False
-    kept[seat] = {"seq": seq, "view": view}
-    data["private"] = kept
-    write_sidecar(log_path, data)
-    return True
+# Threading, kept in the sidecar FILE.mail.json
 
 
 def clean_message_id(text: Any) -> str | None:

@@ -55,7 +55,8 @@ from typing import Any, Callable
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
 from corr.log.store import sync_dir
-from corr.mail.sidecar import read_json, write_bytes, write_json
+from corr.log.sidecars import read_json, write_bytes, write_json
+from corr.seatview import seen_seq
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
@@ -218,7 +219,7 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         if not seat.email:
             continue
         before = mailed.get(seat.seat)
-        seen = rep.seen_seq(seat.seat)  # in a running duel, the seat's own board
+        seen = seen_seq(rep, seat.seat)  # in a running duel, the seat's own board
         if before is not None and before >= seen:
             continue
         msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
@@ -303,7 +304,7 @@ def _pending(rep: Any, state: dict[str, Any]) -> bool:
     """A seat with an address not mailed its newest view (its message failed): the next
     pass must try again."""
     mailed = state.get("mailed") or {}
-    return any(seat.email and _seq(mailed.get(seat.seat)) < rep.seen_seq(seat.seat) for seat in rep.header.seats)
+    return any(seat.email and _seq(mailed.get(seat.seat)) < seen_seq(rep, seat.seat) for seat in rep.header.seats)
 
 
 def _seq(value: Any) -> int:
@@ -329,7 +330,7 @@ def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
             from datetime import timedelta
 
             times.append(timecontrol.instant(left["deadline"]) - timedelta(seconds=remind))
-    due = rep.game.due_at(rep.state)
+    due = rep.due_at()
     if due is not None:
         times.append(due)
     if not times:
@@ -379,13 +380,14 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
                 report.skipped += 1
                 continue
             state = read_state(path)
-            rep = engine.load(path)
+            rep = engine.load(path, now=when)
             acted = False
-            for kind, by in rep.game.due_actions(rep.state, when):  # a game over on its own clock
-                rep, records = engine.act(path, kind, by=by)
-                acted = True
-                echo(f"{path.name}: seq {records[0].seq}: {by} {kind}: the time has run out")
-            answered = computer_moves(path, echo)
+            if rep.is_due():  # a game over on its own clock
+                with engine.writing(path, when, resume=rep) as rep:
+                    for record in rep.due():
+                        acted = True
+                        echo(f"{path.name}: seq {record.seq}: {record.by} {record.type}: the time has run out")
+            answered = computer_moves(path, echo, rep)
             if answered is not None:
                 rep, acted = answered, True
             changed = mail_game(path, rep, state, config, echo, report)
@@ -408,18 +410,23 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     return report
 
 
-def computer_moves(path: Path, echo: Echo) -> Any:
+def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...] = ()) -> Any:
     """Let the computer move for its seats on turn (`corr new --bot`, corr.bots.seats)
     before the position is mailed, so a player plays the computer by mail; the game
-    after its moves, or None when it made none."""
+    after its moves, or None when it made none. The host's lines say what the public
+    may read: a move on a board of a running Domino duel is counted, not shown."""
     from corr.bots import seats
 
     if not seats.path_for(path).exists():
         return None
-    answers = seats.answer(path)
-    for done in answers:
-        echo(f"{path.name}: {seats.said(done)}")
-    return answers[-1].replay if answers else None
+    answers, after = seats.answer(path, table=rep, keys=keys)
+    for line in seats.narrate(answers, after, None):
+        echo(f"{path.name}: {line}")
+    unseen = len(answers) - len(seats.narrate(answers, after, None))
+    if unseen:
+        echo(f"{path.name}: the computer made {unseen} move{'s' if unseen > 1 else ''} on boards the public "
+             "does not see yet")
+    return after
 
 
 def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,

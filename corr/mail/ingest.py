@@ -52,7 +52,7 @@ remembered in the sidecar).
 A dealer's message to one seat of a game with hidden information carries that seat's
 private panel (`X-Corr-For`, `X-Corr-Private`: its hand). When the attached log is
 taken in (or adopted with `new`) on a copy that cannot deal, the panel is checked and
-kept in the sidecar (`compose.keep_private`), for `show --for SEAT`. A panel that does
+kept in the sidecar (`corr.log.panels`), for `show --for SEAT`. A panel that does
 not hold up is ignored with a note in the result; it never refuses a good message.
 """
 
@@ -70,17 +70,9 @@ from typing import Any, Iterator
 from corr.games.dealing import DEALER
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.mail.compose import (
-    FOR_HEADER,
-    MAX_PANEL_TEXT,
-    MAX_SEQ_DIGITS,
-    PRIVATE_HEADER,
-    keep_private,
-    message_id,
-    panel_problem,
-    read_sidecar,
-    remember,
-)
+from corr.log.panels import MAX_PANEL_TEXT, keep_private, panel_problem, read_sidecar
+from corr.mail.compose import FOR_HEADER, MAX_SEQ_DIGITS, PANEL_SIG_HEADER, PRIVATE_HEADER, message_id, remember
+from corr.seatview import seen_seq
 from corr.mail.message import (
     attachment_bytes,
     attachments,
@@ -282,7 +274,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         raise UsageError("no seq in the Subject: reply to the game's last message (`[corr <id>] <seq>. ...`)")
     seats = rep.on_turn()
     on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
-    seen = rep.seen_seq(on_turn)  # a duel's seat answers the newest record of its own board
+    seen = seen_seq(rep, on_turn)  # a duel's seat answers the newest record of its own board
     if seq < seen:
         raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
     if seq > seen:
@@ -401,8 +393,9 @@ class _Ignored(Exception):
 def read_panel(msg: EmailMessage, rep: Any, seq: int) -> tuple[str, dict[str, Any]] | None:
     """The (seat, panel) a message carries for this copy of a game with hidden
     information, checked as hostile input; None when it carries none. Raises _Ignored
-    with the reason a panel cannot be kept."""
-    from corr.view import position
+    with the reason a panel cannot be kept. In a game a host vouches for, the panel must
+    carry the host's signature: a stranger's panel is ignored."""
+    from corr.seatview import panel_kept, position
 
     wanted = (FOR_HEADER.lower(), PRIVATE_HEADER.lower())
     found = [(name.lower(), value) for name, value in msg.raw_items() if name.lower() in wanted]
@@ -428,18 +421,18 @@ def read_panel(msg: EmailMessage, rep: Any, seq: int) -> tuple[str, dict[str, An
                        f"{MAX_SEQ_DIGITS} digits)")
     if len(text) > MAX_PANEL_TEXT or len(seat_text) > MAX_PANEL_TEXT:
         raise _Ignored(f"a header over {MAX_PANEL_TEXT} characters")
-    game = rep.game
-    if not game.hidden:
-        raise _Ignored(f"{game.title} has no hidden information")
-    if game.dealt:
-        raise _Ignored("this copy knows every hand itself")
+    why = panel_kept(rep)
+    if why is not None:
+        raise _Ignored(why)
     if game_text.strip() and game_text.strip() != rep.header.id:
         raise _Ignored(f"X-Corr-Game names another game than {rep.header.id}")
     if seq_text.strip() and seq_text.strip() != str(seq):
         raise _Ignored(f"X-Corr-Seq is not the attached log's seq {seq}")
     seat = seat_text.strip().upper()
-    if seat not in game.seats:
-        raise _Ignored(f"{FOR_HEADER} names no seat of this game (seats: {', '.join(game.seats)})")
+    seats = [s.seat for s in rep.header.seats]
+    if seat not in seats:
+        raise _Ignored(f"{FOR_HEADER} names no seat of this game (seats: {', '.join(seats)})")
+    _check_panel_signature(msg, rep, seat, seq, text)
     try:
         view = json.loads(text)
     except (ValueError, RecursionError):
@@ -452,6 +445,27 @@ def read_panel(msg: EmailMessage, rep: Any, seq: int) -> tuple[str, dict[str, An
     if clash:
         raise _Ignored(f"{PRIVATE_HEADER} would overwrite the public position's {clash[0]!r}")
     return seat, view
+
+
+def _check_panel_signature(msg: EmailMessage, rep: Any, seat: str, seq: int, text: str) -> None:
+    """In a game its host vouches for (format 2), the panel is the host's word: signed
+    with the host's key over the game, the seat, the seq and the panel itself."""
+    from corr.engine.keys import vouched
+    from corr.identity import panel_bytes, verified
+
+    if not vouched(rep.header):
+        return
+    raws = [value for name, value in msg.raw_items() if name.lower() == PANEL_SIG_HEADER.lower()]
+    if len(raws) != 1:
+        raise _Ignored(f"{PANEL_SIG_HEADER} given {len(raws)} times: the host signs every panel of this game")
+    if len(str(raws[0])) > 400:
+        raise _Ignored(f"{PANEL_SIG_HEADER} is too long to be a signature")
+    try:
+        signature = "".join(str(msg[PANEL_SIG_HEADER]).split())  # unfolded, encoded words decoded
+    except Exception:  # noqa: BLE001 - a header the parser cannot read
+        raise _Ignored(f"{PANEL_SIG_HEADER} cannot be read") from None
+    if len(signature) > 200 or not verified(rep.header.host.key, panel_bytes(rep.header.id, seat, seq, text), signature):
+        raise _Ignored(f"{PANEL_SIG_HEADER} is not the host's signature of this panel")
 
 
 def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:

@@ -22,7 +22,7 @@ import random
 import time
 from typing import Sequence
 
-from corr.bots.base import Choice, SeatView
+from corr.games.base import BotView, Choice
 from corr.geometry import PEERS, name
 from corr.notation import Placement
 
@@ -53,9 +53,9 @@ def _laid_digit(text: str) -> int | None:
 class Table:
     """The seat's view of the game, and what is unseen by it."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: BotView) -> None:
         pos = view.position
-        game = view.game
+        game = view.rules
         self.seats: list[str] = list(game.seats)
         self.me = self.seats.index(view.seat)
         self.cells = read_board(pos["board"])
@@ -173,7 +173,7 @@ class _Game:
             plies -= 1
 
 
-def greedy(view: SeatView, rng: random.Random) -> Choice:
+def greedy(view: BotView, rng: random.Random) -> Choice:
     """Lays the card where the turn scores most now (3.1); ties at random."""
     table = Table(view)
     if not table.moves:
@@ -265,7 +265,7 @@ def decide(table: Table, rng: random.Random, deadline: float, *, playouts: int =
                                f"{wins[best] / runs:.0%} of {runs} play-outs, {lead:+.1f} against the best other seat")
 
 
-def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 2000,
+def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 2000,
            width: int = 8, endgame: int = 24) -> Choice:
     """Judges each cell one ply ahead over the unseen cards, and near the end plays the
     best few out to the end on sampled deals (Monte Carlo); see `decide`."""

@@ -2,7 +2,7 @@
 already in its block, row and column.
 
 Rule numbers in messages and comments refer to rules/cards.md. The pile and the hands
-are hidden (6.1): the game is dealt from the dealer's seed (corr.dealer), which only the
+are hidden (6.1): the game is dealt from the dealer's seed (corr.engine.dealer), which only the
 dealer's copy knows until the reveal. Everything else - the board, every score, the
 track, who holds a card, how many cards the pile has left - is public, and that is all
 `state_key` (the records' state hash) covers.
@@ -219,7 +219,7 @@ class Cards(AsWritten, Game):
             return [("reveal", DEALER)]
         return []
 
-    def check(self, state: CardsState, move: Move) -> IllegalMove | None:
+    def check(self, state: CardsState, move: Move, seat: str | None = None) -> IllegalMove | None:
         """The Sudoku-rule break a card would make (2.1), or None; raises for a card that
         cannot be laid at all (occupied cell)."""
         if not isinstance(move, Placement):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import time
 
-from corr.bots.base import Choice, SeatView
+from corr.games.base import BotView, Choice
 from corr.errors import UsageError
 from corr.games.combat.rules import fields_text
 from corr.games.grid import Grid
@@ -140,8 +140,8 @@ class Table:
         self.seats = len(scores)
 
     @classmethod
-    def from_view(cls, view: SeatView) -> Table:
-        game, state = view.game, view.state
+    def from_view(cls, view: BotView) -> Table:
+        game, state = view.rules, view.state
         seats = list(game.seats)
         scores = [0] * len(seats)
         closed = 0
@@ -254,14 +254,14 @@ def _placement(move: Move, gained: int) -> Placement:
     return Placement(move[0], move[1], () if gained else None)
 
 
-def _check(view: SeatView) -> None:
+def _check(view: BotView) -> None:
     if not view.legal:
         raise UsageError(f"seat {view.seat} has no legal move")
     if view.state is None:
         raise UsageError("a Combat bot needs the whole position")
 
 
-def greedy(view: SeatView, rng: random.Random) -> Choice:
+def greedy(view: BotView, rng: random.Random) -> Choice:
     """The placement that conquers most now; among equals, the one that hands the next
     seat fewest fields at once; ties broken by `rng`."""
     _check(view)
@@ -353,7 +353,7 @@ def playout(table: Table, pool: list[Move], seat: int, rng: random.Random) -> in
     return table.lead(seat)
 
 
-def strong(view: SeatView, rng: random.Random, *, budget: float | None = None) -> Choice:
+def strong(view: BotView, rng: random.Random, *, budget: float | None = None) -> Choice:
     """Plays games on from the most promising placements - every conquest, the safe
     placements (a sample when there are many), else those handing least - until
     `budget` seconds are spent, and keeps the one whose games ended best for it."""

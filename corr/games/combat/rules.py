@@ -171,7 +171,7 @@ class Combat(AsWritten, Game):
             return self._place(state, action)
         return self.challenge(state, action)
 
-    def check(self, state: CombatState, move: Move) -> IllegalMove | None:
+    def check(self, state: CombatState, move: Move, seat: str | None = None) -> IllegalMove | None:
         if not isinstance(move, Placement):
             return None
         return self.check_placement(state, move)

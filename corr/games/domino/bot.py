@@ -22,7 +22,7 @@ import random
 import time
 from typing import Sequence
 
-from corr.bots.base import Choice, SeatView
+from corr.games.base import BotView, Choice
 from corr.games.domino.rules import GOLD, GREY, UNITS
 from corr.geometry import name
 from corr.notation import Joker, Move, Placement
@@ -92,7 +92,7 @@ def left_to_come(cells: Sequence[int], given: int) -> list[int]:
 class Seen:
     """What the seat sees of its own board: cells, the given digit, jokers, lives."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: BotView) -> None:
         pos = view.position
         self.cells = read_board(pos["board"])
         self.given = pos.get("given") or next(
@@ -132,7 +132,7 @@ def _sure(cells: Sequence[int], cell: int, digit: int) -> bool:
     return False
 
 
-def greedy(view: SeatView, rng: random.Random) -> Choice:
+def greedy(view: BotView, rng: random.Random) -> Choice:
     """The given digit where it scores most now, on a cell it is sure of if one docks;
     with no docking cell for it, the joker that scores most now."""
     seen = Seen(view)
@@ -258,7 +258,7 @@ def _consistent(cells: list[int], digit: int, rng: random.Random) -> dict[int, l
     return found
 
 
-def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 300) -> Choice:
+def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 300) -> Choice:
     """Lays the given digit where the puzzle stays solvable and play-outs of the digits
     to come complete it most often; a joker only when the digit fits no such cell."""
     start = time.perf_counter()
@@ -274,19 +274,17 @@ def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, playou
     return _joker_or_fit(seen, view, rng)
 
 
-def _orders(seen: Seen, view: SeatView, rng: random.Random) -> list[int]:
-    """A sampled order of the digits to come: the real one where the seed is public."""
-    deal = getattr(view.game, "deal", None)
-    placed = view.position.get("boards", {}).get(view.seat, {}).get("placed")
-    if view.state is not None and deal is not None and isinstance(placed, int):
-        return [digit for _, digit in deal.order[placed + 1:]]
+def _orders(seen: Seen, rng: random.Random) -> list[int]:
+    """A sampled order of the digits to come: which digits come is known (each stone of
+    the solution that is not on the board), their order is no seat's to know (2.1), a
+    public seed's included."""
     digits = left_to_come(seen.cells, seen.given)
     rng.shuffle(digits)
     return digits
 
 
 def _best_of(seen: Seen, options: dict[int, list[int]], rng: random.Random, deadline: float, playouts: int,
-             view: SeatView) -> Choice:
+             view: BotView) -> Choice:
     """Monte Carlo over digit orders and solutions: each option played out on the same
     sampled orders, so that they differ by the cell alone."""
     d = seen.given
@@ -297,7 +295,7 @@ def _best_of(seen: Seen, options: dict[int, list[int]], rng: random.Random, dead
     complete = {c: 0 for c in options}
     runs = 0
     while runs < playouts and (runs < 2 or time.perf_counter() < deadline):
-        order = _orders(seen, view, rng)
+        order = _orders(seen, rng)
         for c in options:
             pool = solutions[c]
             if len(pool) < 6 and runs % 3 == 1:  # more solutions as time allows
@@ -318,7 +316,7 @@ def _best_of(seen: Seen, options: dict[int, list[int]], rng: random.Random, dead
     return Choice(Placement(d, best), points + 500 * share, why)
 
 
-def _joker_or_fit(seen: Seen, view: SeatView, rng: random.Random) -> Choice:
+def _joker_or_fit(seen: Seen, view: BotView, rng: random.Random) -> Choice:
     """No docking cell keeps the puzzle solvable with the given digit: fill the last
     cells with jokers where they suffice (gold first, it scores), else the joker that
     opens a docking cell for the digit, else the digit where it at least keeps the

@@ -310,6 +310,25 @@ class Domino(Game):
         seat = self.to_move(state)
         return [] if seat is None or seat == DEALER else self.legal_for(state, seat)
 
+    def check(self, state: DominoState, move: Move, seat: str | None = None) -> IllegalMove | None:
+        """3.1: the Sudoku-rule break a stone would make on `seat`'s board (a
+        misplacement: legal, but it costs a life), or None; jokers break nothing."""
+        if seat not in self.seats or not isinstance(move, Placement):
+            return None
+        return sudoku_break(self.board_of(state, seat).grid, move.cell, move.digit, "domino 3.1")
+
+    def without_deal(self) -> Domino:
+        """The rules without the deal, whatever the seed: the digits to come are no seat's
+        to know, a public seed's included (2.1)."""
+        rules = Domino({**self.opts, "seed": ""}, self.seats, None)
+        rules.created = self.created
+        return rules
+
+    def whole_view(self, seat: str) -> bool:
+        """A seat sees the whole state of a game alone with a public seed; never another
+        seat's board in a running duel (1.2)."""
+        return not self.hidden and not self.duel()
+
     def blocked(self, state: DominoState, seat: str) -> bool:
         """1.3: no more stones can be placed on `seat`'s board: the given digit keeps the
         Sudoku rule on no docking cell and no joker is left (known where the order is)."""
@@ -545,6 +564,6 @@ class Domino(Game):
             data["to_move"] = seat if seat in data["playing"] else None
         if (seat in self.seats or not self.hidden) and (self.deal is not None or over):
             # a secret order: the digit is its seat's alone, and a copy without the seed
-            # has only what the dealer told the seat (corr.view.told)
+            # has only what the dealer told the seat (corr.seatview)
             data["given"] = self.given(state, mine) if mine is not None and not over else None
         return data

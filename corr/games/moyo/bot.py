@@ -27,7 +27,7 @@ import random
 import time
 from typing import Any
 
-from corr.bots.base import Choice, SeatView
+from corr.games.base import BotView, Choice
 from corr.bots.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.base import Action
@@ -54,7 +54,7 @@ class _OutOfTime(Exception):
     """The deadline passed in the middle of a search."""
 
 
-def _check_view(view: SeatView) -> None:
+def _check_view(view: BotView) -> None:
     if view.state is None or not view.legal:
         raise UsageError(f"seat {view.seat} has no legal move")
 
@@ -115,21 +115,21 @@ def _describe(game: Moyo, move: Move) -> str:
     return f"places {move} into {game.area_name(area)}"
 
 
-def _draft(view: SeatView, rng: random.Random) -> Choice:
+def _draft(view: BotView, rng: random.Random) -> Choice:
     """2.3: the free area with the most placeable stones (ties by `rng`)."""
-    game, state = view.game, view.state
+    game, state = view.rules, view.state
     scored = [(_POP[game.placeable(state, m.field)], m) for m in view.legal]
     top = max(s for s, _ in scored)
     move = rng.choice([m for s, m in scored if s == top])
     return Choice(move, float(top), f"{_describe(game, move)}: {top} placeable stones there")
 
 
-def greedy(view: SeatView, rng: random.Random) -> Choice:
+def greedy(view: BotView, rng: random.Random) -> Choice:
     """The move that leaves the seat the most placeable stones ahead of the other seat
     (1.5), or that wins at once, leaving the other seat no place (4.1); in the draft the
     Shima with the most placeable stones. Ties are broken by `rng`."""
     _check_view(view)
-    game, state, seat = view.game, view.state, view.seat
+    game, state, seat = view.rules, view.state, view.seat
     if isinstance(view.legal[0], ShimaPick):
         return _draft(view, rng)
     horikomi = game.opts["variant"] == "horikomi"
@@ -244,14 +244,14 @@ class _Search:
 
 
 
-def strong(view: SeatView, rng: random.Random, *, budget: float | None = None, depth: int | None = None) -> Choice:
+def strong(view: BotView, rng: random.Random, *, budget: float | None = None, depth: int | None = None) -> Choice:
     """Alpha-beta search, deepened one ply at a time while time is left: `budget` seconds
     at most (default BUDGET; a deeper search starts only when it should end well within
     them), `depth` plies at most. The draft is played like greedy. Ties are broken by `rng`."""
     _check_view(view)
     started = time.perf_counter()
     budget = BUDGET if budget is None else min(budget, HARD_CAP)
-    game, state, seat = view.game, view.state, view.seat
+    game, state, seat = view.rules, view.state, view.seat
     if isinstance(view.legal[0], ShimaPick):
         return _draft(view, rng)
     search = _Search(game, started + budget)

@@ -30,7 +30,7 @@ import random
 import time
 from typing import Any, Iterator
 
-from corr.bots.base import Choice, SeatView
+from corr.games.base import BotView, Choice
 from corr.bots.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.war.rules import (
@@ -254,17 +254,17 @@ def _gain(board: _Board, move: Move) -> int:
     return VALUE[piece[move.dst]] - (VALUE[STAR] if piece[move.src] == STAR else 0)
 
 
-def _check_view(view: SeatView) -> None:
+def _check_view(view: BotView) -> None:
     if view.state is None or not view.legal:
         raise UsageError(f"seat {view.seat} has no legal move")
 
 
-def greedy(view: SeatView, rng: random.Random) -> Choice:
+def greedy(view: BotView, rng: random.Random) -> Choice:
     """The move with the best immediate result: a win at once (the other side left
     without a legal move, 3.2), else the most material taken, never a move that loses
     at once by leaving an enemy number on the first line (3.1); ties broken by `rng`."""
     _check_view(view)
-    board = _Board(view.game, view.state)
+    board = _Board(view.rules, view.state)
     saving = set(board.moves())
     best: list[Move] = []
     best_value = -2 * WIN
@@ -455,13 +455,13 @@ class _Search:
 
 
 
-def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, depth: int | None = None) -> Choice:
+def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, depth: int | None = None) -> Choice:
     """Alpha-beta search, deepened one ply at a time while time is left: `budget` seconds
     at most (a deeper search starts only when it should end well within them), `depth`
     plies at most. Ties between equally good moves are broken by `rng`."""
     _check_view(view)
     started = time.perf_counter()
-    board = _Board(view.game, view.state)
+    board = _Board(view.rules, view.state)
     saving = board.moves()
     if not saving:
         move = rng.choice(view.legal)
@@ -473,7 +473,7 @@ def strong(view: SeatView, rng: random.Random, *, budget: float = BUDGET, depth:
     if len(moves) == 1:
         return Choice(moves[0], board.evaluate() / NUMBER, f"{_describe(view.state, moves[0])}: the only move that "
                       "does not lose at once")
-    search.draws = _repeating(board, moves) if view.game.repetition else set()
+    search.draws = _repeating(board, moves) if view.rules.repetition else set()
     best, best_value, reached = moves[0], -2 * WIN, 0
     last = 0.0  # how long the last iteration took
     for d in range(1, (depth or 64) + 1):

@@ -1,0 +1,325 @@
+"""What one seat, or the public, may see of a game: the one place that decides it.
+
+Boards in every format, `corr show --format json`, `corr log`, `replay`, `status`,
+`play`, the computer opponents, every part and header of a mailed message and its
+attachment, and every line a computer move prints are all drawn from a `SeatView`,
+made here by `observe`. Nothing else reads a table's hidden state. The game says what
+it hides from whom (`Game.view`, `Game.shows`); this module asks it, and puts the
+answer together:
+
+- the position as the viewer sees it (the JSON of `corr show`), with the board's cells
+  as the templates mark them;
+- the records the viewer may read, with what every seat is told they did (a missed
+  conquest only once the game is over);
+- on a player's copy, which cannot deal, what the dealer's latest message told the
+  viewer of its own hand (`corr.log.panels`), while it still holds;
+- for the viewer that may move: its legal moves, one to show the notation by example
+  (one that keeps the rules: a Domino misplacement costs a life), and, where the game
+  hides nothing, a copy of the whole position for a computer opponent to try moves on;
+- whether the whole log may go to the viewer (not while a Domino duel runs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from corr.engine.position import Position, Step
+from corr.errors import UsageError
+from corr.games.base import Game
+from corr.geometry import FIELD_OF, PLACE_OF, name
+from corr.log.lines import Record
+from corr.names import seat_named, short_name
+from corr.notation import Move
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A game as `viewer` (a seat letter; None: the public) may see it at one time."""
+
+    viewer: str | None
+    #: the documented JSON of the position (`corr show --format json`)
+    position: dict[str, Any]
+    #: the 9x9 board as rows of cells with what the templates mark on them
+    rows: list[list[dict[str, Any]]]
+    #: the records the viewer may read, oldest first, with what they did
+    steps: tuple[Step, ...]
+    #: whether every record of the log is among them (a running Domino duel: not)
+    whole: bool
+    #: the game's rules, without any deal: what a computer opponent may reason with
+    rules: Game
+    #: the viewer's moves now, in the game's order (asked with `moves=True`; empty when
+    #: it may not move)
+    legal: list[Move] = field(default_factory=list)
+    #: the first of them that keeps the game's main rule (a Domino misplacement is legal
+    #: but costs a life): what a message shows the notation by
+    safe: Move | None = None
+    #: a copy of the whole position, only where nothing in it is hidden from the viewer
+    #: (asked with `moves=True`): a computer opponent may try moves on it
+    state: Any = None
+    #: every seat plays a board of its own (a Domino duel): another board's game is
+    #: none of the viewer's business
+    own_board: bool = False
+    #: the game deals what it hides (cards, a secret digit order): moves are made on the
+    #: dealer's copy alone
+    dealt: bool = False
+
+    @property
+    def seat(self) -> str | None:
+        return self.viewer
+
+    @property
+    def seq(self) -> int:
+        """The seq of the newest record the viewer may read: what its view is of, and
+        what an answer to it answers."""
+        return self.steps[-1].record.seq if self.steps else 0
+
+    @property
+    def last(self) -> Step | None:
+        return self.steps[-1] if self.steps else None
+
+    @property
+    def over(self) -> bool:
+        return bool(self.position["over"])
+
+    @property
+    def history(self) -> list[tuple[int, str, str]]:
+        """The moves and passes the viewer may read, as (seq, seat, canonical text)."""
+        return [(s.record.seq, s.record.by, s.record.move or s.record.type) for s in self.steps
+                if s.record.type in ("move", "pass")]
+
+    def example(self) -> Move | None:
+        """A move to show the notation by: the first legal move that keeps the game's
+        main rule, else the first legal move."""
+        return self.safe if self.safe is not None else (self.legal[0] if self.legal else None)
+
+
+def observe(table: Position, viewer: str | None = None, *, moves: bool = False) -> SeatView:
+    """What `viewer` (a seat; None: the public) may see of `table` now. With `moves`,
+    also the viewer's legal moves, a safe example among them first, and - where the game
+    hides nothing from it - a copy of the whole position."""
+    game, state = table.game, table.state
+    if viewer is not None and viewer not in game.seats:
+        raise UsageError(f"no seat {viewer!r} (seats: {', '.join(game.seats)})")
+    now = table.when()
+    steps = tuple(step for step in table.steps if game.shows(state, step.record.by, viewer, now))
+    legal: list[Move] = []
+    whole_state = None
+    if moves and viewer is not None:
+        legal = _legal(table, viewer)
+        if game.whole_view(viewer):
+            whole_state = game.clone(state)
+    safe = next((m for m in legal if game.check(state, m, viewer) is None), None)
+    return SeatView(
+        viewer=viewer,
+        position=_position(table, viewer, steps),
+        rows=_rows(table, viewer),
+        steps=steps,
+        whole=len(steps) == len(table.steps),
+        rules=game.without_deal(),
+        legal=legal,
+        safe=safe,
+        state=whole_state,
+        own_board=game.own_boards and len(game.seats) > 1,
+        dealt=game.is_hidden(game.opts),
+    )
+
+
+def _legal(table: Position, seat: str) -> list[Move]:
+    """`seat`'s legal moves when it may move; () when it may not. A copy that does not
+    know the hidden cards or digits the moves depend on cannot list them: refused."""
+    game = table.game
+    if seat not in table.on_turn() or table.result().over:
+        return []
+    if not game.dealt:
+        from corr.engine.dealer import secret_path
+
+        raise UsageError(f"{table.path}: the legal moves of {game.title} depend on hidden cards, and this copy has "
+                         f"no dealer's secret ({secret_path(table.path).name}); the dealer's copy lists them")
+    return list(game.legal_for(table.state, seat))
+
+
+def _last_move(step: Step | None) -> dict[str, Any] | None:
+    """The newest record the viewer may read and what every seat is told it did. What
+    the outcome leaves untold (a missed conquest) and an illegal move in as-written play
+    are left out: noticing them is the other players' part of the game."""
+    if step is None:
+        return None
+    record, outcome = step.record, step.outcome
+    return {
+        "seq": record.seq,
+        "type": record.type,
+        "by": record.by,
+        "move": record.move,
+        "target": record.target,
+        "told": list(outcome.told()),
+        "verdict": outcome.verdict,
+    }
+
+
+def _position(table: Position, viewer: str | None, steps: tuple[Step, ...]) -> dict[str, Any]:
+    """The documented JSON of a position as `viewer` sees it (DESIGN 9)."""
+    game, state, header = table.game, table.state, table.header
+    now = table.when()
+    result = table.result()
+    board = game.board(state, viewer, now)
+    data: dict[str, Any] = {
+        "game": header.game,
+        "title": game.title,
+        "id": header.id,
+        "seq": steps[-1].record.seq if steps else 0,
+        "to_move": table.to_move(),
+        "over": result.over,
+        "winners": list(result.winners),
+        "forfeit": {"seat": table.forfeit, "cause": table.forfeit_cause} if table.forfeit else None,
+        "scores": result.scores,
+        "board": "".join(str(d) if d else "." for d in board),
+        "seats": [{"seat": s.seat, "name": s.name, "short": short_name(s.name)} for s in header.seats],
+        "options": dict(header.options),
+        "last": _last_move(steps[-1] if steps else None),
+    }
+    data.update(game.view(state, viewer, now))
+    if viewer is not None:
+        data["viewer"] = viewer
+        if not game.dealt:  # a player's copy: what the dealer told this seat, if still true
+            data.update((k, v) for k, v in _told(table, viewer).items() if k not in data)
+    return data
+
+
+def _told(table: Position, seat: str) -> dict[str, Any]:
+    """What the dealer's latest message told `seat` of its hidden state, kept beside a
+    player's copy (`corr.log.panels`), while it still holds: a hand changes only when
+    its seat acts, so the panel is dropped once the seat has made a record after it."""
+    entry = table.private.get(seat)
+    if entry is None and table.path.suffix:  # a log on disk (not one in memory)
+        from corr.log.panels import private_views
+
+        try:
+            entry = private_views(table.path).get(seat)
+        except UsageError:  # a damaged sidecar shows no panel; `corr mail` says what is wrong
+            entry = None
+    if not entry:
+        return {}
+    since = entry.get("seq", 0)
+    if any(step.record.by == seat and step.record.seq > since for step in table.steps):
+        return {}
+    return dict(entry.get("view", {}))
+
+
+def _rows(table: Position, viewer: str | None) -> list[list[dict[str, Any]]]:
+    """The 9x9 board as rows of cells with what the templates mark on them.
+
+    `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
+    stood there from the start, `owner` is the seat the game says the cell belongs to.
+    """
+    game, state = table.game, table.state
+    now = table.when()
+    board = game.board(state, viewer, now)
+    start = game.board(game.initial(), viewer, now)
+    owners = game.owners(state)
+    last_cell = game.last_cell(state)
+    rows = []
+    for r in range(9):
+        row = []
+        for c in range(9):
+            cell = r * 9 + c
+            row.append(
+                {
+                    "digit": board[cell],
+                    "field": FIELD_OF[cell],
+                    "place": PLACE_OF[cell],
+                    "name": name(cell),
+                    "row": r + 1,
+                    "col": c + 1,
+                    "last": cell == last_cell,
+                    "given": bool(start[cell]) and start[cell] == board[cell],
+                    "owner": owners.get(cell),
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+# --- who a command shows what ----------------------------------------------------------
+def viewer(table: Position, seat: str | None) -> str | None:
+    """`--for SEAT` checked against the game's seats (None: the public view); a
+    player's name names its seat."""
+    if seat is None:
+        return None
+    letter = seat_named(table.header.seats, seat)
+    if letter not in table.game.seats:
+        raise UsageError(f"--for {seat!r}: no such seat (seats: {', '.join(table.game.seats)})")
+    return letter
+
+
+def mover(table: Position, seat: str | None) -> str | None:
+    """Whose view a command prints after `seat` acted (`corr move`, `corr bot`): the
+    seat's own where every seat plays a board of its own (a Domino duel: its board and
+    the digit it places next), else the public one, which is everyone's."""
+    return seat if seat in table.game.seats and table.game.own_boards else None
+
+
+def player(table: Position, humans: list[str]) -> str | None:
+    """Whose view a command prints for the people at one terminal (`corr new --bot`,
+    `corr play`): their seat where they play one, else the public view."""
+    seats = [s for s in humans if s in table.game.seats]
+    return seats[0] if len(seats) == 1 else None
+
+
+def reads(table: Position, viewer: str | None, record: Record) -> bool:
+    """Whether `viewer` may read `record` now: a line about it (a computer's move, its
+    reasons) is printed to the viewer only then."""
+    return table.game.shows(table.state, record.by, viewer, table.when())
+
+
+def position(table: Position, viewer: str | None = None) -> dict[str, Any]:
+    """The documented JSON of the position as `viewer` sees it (`corr show --format json`)."""
+    return observe(table, viewer).position
+
+
+def private(table: Position, seat: str) -> dict[str, Any]:
+    """What `seat`'s view holds that the public's lacks (its hand): what the dealer's
+    message to that seat carries besides the public position. Only the dealer's copy of
+    a game with hidden information has anything to tell: {} otherwise."""
+    if not table.game.hidden or not table.game.dealt:
+        return {}
+    own, public = observe(table, seat).position, observe(table).position
+    return {k: v for k, v in own.items() if k not in public and k != "viewer"}
+
+
+def panel_kept(table: Position) -> str | None:
+    """Why this copy keeps no panel a dealer's message tells a seat, or None when it
+    does: only a player's copy of a game with hidden information needs one."""
+    if not table.game.hidden:
+        return f"{table.game.title} has no hidden information"
+    if table.game.dealt:
+        return "this copy knows every hand itself"
+    return None
+
+
+def last_seen(table: Position, viewer: str | None) -> Step | None:
+    """The newest record `viewer` may read (in most games the newest record)."""
+    return table.last_seen(viewer)
+
+
+def seen_seq(table: Position, viewer: str | None) -> int:
+    """The seq of the newest record `viewer` may read (0 before any): what its view is
+    of, and what its answer to that view answers."""
+    return table.seen_seq(viewer)
+
+
+def log_lines(view: SeatView, table: Position) -> list[bytes] | None:
+    """The log's lines the viewer may be sent whole (the attachment), header first;
+    None while some record is not the viewer's to read (a running Domino duel)."""
+    if not view.whole:
+        return None
+    log = table.log
+    return [log.header_raw, *(raw for record, raw in zip(log.records, log.raw) if record.seq <= table.seq)]
+
+
+def record_lines(view: SeatView, table: Position, since: int) -> list[str]:
+    """The raw lines of the records after seq `since` the viewer may read (a mail's
+    new records)."""
+    readable = {step.record.seq for step in view.steps}
+    return [raw.decode("utf-8") for record, raw in zip(table.log.records, table.log.raw)
+            if since < record.seq <= table.seq and record.seq in readable]
