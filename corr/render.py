@@ -7,7 +7,6 @@ from the repository's top-level `templates/`. HTML output is autoescaped.
 from __future__ import annotations
 
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -31,19 +30,10 @@ def _bytecode_cache(colour: bool = False):  # -> jinja2.BytecodeCache | None
     theirs apart: Jinja computes a filter of constants once, when it compiles."""
     import jinja2
 
-    from corr import __version__
+    from corr import __version__, cache
 
-    base = os.environ.get("CORR_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "corr"
-    )
-    folder = os.path.join(base, f"templates-{__version__}{'-colour' if colour else ''}")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(folder, os.W_OK):
-        return None
-    return jinja2.FileSystemBytecodeCache(folder)
+    kept = cache.folder(f"templates-{__version__}{'-colour' if colour else ''}")
+    return None if kept is None else jinja2.FileSystemBytecodeCache(str(kept))
 
 
 @lru_cache(maxsize=2)

@@ -6,6 +6,7 @@ import email
 import email.policy
 import os
 import socket
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -14,7 +15,11 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from corr.cli import main
+# Every run keeps its compiled templates and replayed positions apart from the user's
+# (`corr.cache`), and every corr it starts inherits the folder.
+os.environ.setdefault("CORR_CACHE_DIR", tempfile.mkdtemp(prefix="corr-test-cache-"))
+
+from corr.cli import main  # noqa: E402
 
 
 @dataclass

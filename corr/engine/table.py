@@ -330,8 +330,11 @@ def replay(log: store.GameLog, upto: int | None = None, each: Callable[[Position
 def load(path: Path | str, upto: int | None = None, now: datetime | None = None) -> Table:
     """A log read under a shared lock (with the dealer's secret, where it lies beside
     it) and replayed, from its checkpoint where one still holds; judged at `now`."""
-    log = dealer.attach(store.read(path))
-    return _open(log, upto, now)
+    log = dealer.attach(store.read(path, known=checkpoint.known if upto is None else None))
+    table, covered = _open(log, upto, now)
+    if upto is None and checkpoint.due(table, covered):
+        checkpoint.keep(table)
+    return table
 
 
 @contextmanager
@@ -342,11 +345,12 @@ def writing(path: Path | str, now: datetime | None = None, seen: int | None = No
     since is refused (another writer got in first). `resume`: a table of this log read
     before, taken on as it is when the log is still the one it was read from (the same
     size and last line), replayed afresh when not."""
-    with store.writing(path) as writer:
+    with store.writing(path, known=checkpoint.known if resume is None else None) as writer:
         log = dealer.attach(writer.log)
         if seen is not None and log.size != seen:
             raise UsageError(f"{path}: the log changed while this action waited (it is at seq {len(log.records)} "
                              "now): look at the new position and try again")
+        covered = len(log.records)
         if resume is not None and (resume.log.size, resume.log.tail_hash) == (log.size, log.tail_hash) \
                 and len(resume.steps) == len(log.records):
             table = resume
@@ -354,24 +358,30 @@ def writing(path: Path | str, now: datetime | None = None, seen: int | None = No
             if now is not None:
                 table.now = now
         else:
-            table = _open(log, None, now)
+            table, covered = _open(log, None, now)
         table.writer = writer
         try:
             yield table
         finally:
             table.writer = None  # the lock ends here: what is added later stays in memory
-        checkpoint.keep(table)
+        if checkpoint.due(table, covered):
+            checkpoint.keep(table)
 
 
-def _open(log: store.GameLog, upto: int | None, now: datetime | None) -> Table:
+def _open(log: store.GameLog, upto: int | None, now: datetime | None) -> tuple[Table, int]:
+    """The table of a log: gone on from its checkpoint where one holds (the records
+    since are judged as replay judges them), else replayed from the first line; and how
+    many records a checkpoint covers (0: none)."""
     if upto is None:
-        kept = checkpoint.load(log, now)
+        kept = checkpoint.resume(log)
         if kept is not None:
-            return kept
-    table = _replay(log, upto, cls=Table, now=now)
-    if upto is None and table.writer is None:
-        checkpoint.keep(table)
-    return table
+            covered = kept.pop("count")
+            table = Table(log, now=now, **kept)
+            table.void_targets = frozenset(
+                r.target for r in log.records if r.type == "ruling" and r.move == "void" and r.target is not None)
+            run(table, log.records[covered:], covered)
+            return table, covered
+    return _replay(log, upto, cls=Table, now=now), 0
 
 
 def start(header: Header, seed: str | None = None, now: datetime | None = None) -> Table:

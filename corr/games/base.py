@@ -7,7 +7,7 @@ happened in an `Outcome`. The engine owns the log and asks the game for the rest
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -50,6 +50,12 @@ class Outcome:
     illegal: IllegalMove | None = None  # as-written: the rule this move broke
     verdict: str | None = None  # a challenge's: "upheld" or "rejected"
     events: tuple[str, ...] = ()  # human-readable notes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields, as the class takes them: a kept position (the engine's
+        checkpoint) holds one outcome per record, and the default way costs a lookup of
+        the fields for each."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def told(self) -> tuple[str, ...]:
         """What every seat is told the action did: `conquers 3`, `scores 4`."""

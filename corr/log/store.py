@@ -56,13 +56,19 @@ class GameLog:
 Reader = tuple[Callable[[bytes], Header], Callable[[bytes], Record]]
 #: How everyday commands read lines: the pydantic-free codec.
 FAST: Reader = (lines.read_header, lines.read_record)
+#: Given a log's path and bytes, the records a caller read and checked before from the
+#: first lines of exactly these bytes (a checkpoint: `corr.engine.checkpoint`); None
+#: where it knows none.
+Known = Callable[[Path, bytes], "list[Record] | None"]
 
 
-def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
+def parse(data: bytes, path: Path, reader: Reader = FAST, known: Known | None = None) -> GameLog:
     """Parse and chain-check a whole log; raises CorruptLog naming the first bad line.
 
     `reader` turns raw lines into a header and records, raising `lines.LineError` for a
-    line that is not valid (audits pass the pydantic models' reader).
+    line that is not valid (audits pass the pydantic models' reader). `known` may vouch
+    for a prefix of the bytes: its records are taken as they were checked before, and
+    only the lines after it are read and chained.
     """
     if not data:
         raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
@@ -87,7 +93,12 @@ def parse(data: bytes, path: Path, reader: Reader = FAST) -> GameLog:
     canonical = canonical_record
     prev = sha256(rows[0]).hexdigest()
     seq = 0  # records accepted so far
-    for raw in islice(rows, 1, None):
+    checked = known(path, data) if known is not None else None
+    if checked and len(checked) < len(rows):
+        records.extend(checked)
+        seq = len(checked)
+        prev = sha256(rows[seq]).hexdigest()
+    for raw in islice(rows, seq + 1, None):
         try:
             record = read_record(raw)
         except lines.LineError as err:
@@ -189,12 +200,12 @@ def _open_error(path: Path, err: OSError) -> UsageError:
     return UsageError(f"cannot open {path}: {err.strerror}")
 
 
-def read(path: Path | str, reader: Reader = FAST) -> GameLog:
-    """Read a log under a shared lock and check its chain."""
+def read(path: Path | str, reader: Reader = FAST, known: Known | None = None) -> GameLog:
+    """Read a log under a shared lock and check its chain (see `parse` for `known`)."""
     path = Path(path)
     with _locked(path, "rb", exclusive=False) as f:
         data = f.read()
-    return parse(data, path, reader)
+    return parse(data, path, reader, known)
 
 
 def create(path: Path | str, header: Header) -> GameLog:
@@ -268,12 +279,13 @@ def _locked(path: Path, mode: str, exclusive: bool) -> Iterator:  # yields the o
 
 
 @contextmanager
-def writing(path: Path | str) -> Iterator[Writer]:
-    """Lock a log exclusively, read it, and yield a Writer; the lock ends with the block.
-    A log with a torn last line is refused: appending after it would bury the tear."""
+def writing(path: Path | str, known: Known | None = None) -> Iterator[Writer]:
+    """Lock a log exclusively, read it (see `parse` for `known`), and yield a Writer;
+    the lock ends with the block. A log with a torn last line is refused: appending
+    after it would bury the tear."""
     path = Path(path)
     with _locked(path, "r+b", exclusive=True) as f:
-        log = parse(f.read(), path)
+        log = parse(f.read(), path, known=known)
         if log.torn is not None:
             raise CorruptLog(
                 f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn"
