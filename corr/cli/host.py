@@ -6,7 +6,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -49,6 +49,8 @@ def run(
                                               show_default=False)],
     once: Annotated[bool, typer.Option("--once", help="Do one pass and exit (1 if any message was refused or not sent).")] = False,
     interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between passes.")] = 60.0,
+    key: Annotated[Optional[Path], typer.Option("--key", metavar="KEY", help="The host's private key: it signs every "
+                                                "record of the games that name it host (`corr new --host`).")] = None,
 ) -> None:
     """Run the hosted games: each pass ingests the Maildir's new messages into the games
     (then moves them to cur/), mails every seat with an address the position of each game
@@ -56,6 +58,10 @@ def run(
     saying why, and reminds the seat on turn when its clock says so (once per turn).
     A message that cannot be handled at all (unreadable, too big, nested too deep) is
     set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why.
+
+    A game that names a host (`corr new --host NAME --host-key PUB`) has the host vouch
+    for every record its seat does not sign itself: give the host's private key with
+    --key (a game with hidden cards started with --dealer-key names it already).
 
     One line per action. With --once: one pass, exit 0, or 1 if a message was refused
     or set aside or a message could not be sent (what was not mailed is tried again next pass).
@@ -66,6 +72,7 @@ def run(
     Example:
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --once
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --interval 30
+      corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --key hal.key
     """
     from corr.errors import CorrError, UsageError
     from corr.mail import smtp
@@ -74,6 +81,11 @@ def run(
     if interval < 0:
         raise UsageError(f"--interval should be 0 or more seconds, not {interval}")
     config = smtp.load_config(smtp_config)
+    keys: tuple[object, ...] = ()
+    if key is not None:
+        from corr.identity import load_private
+
+        keys = (load_private(key),)
     if not games.exists():
         raise UsageError(f"--games {games}: no such folder (the hosted games live there: "
                          f"`corr new GAME {games / 'NAME.corr'} ...` makes it)")
@@ -86,7 +98,7 @@ def run(
     new_messages(maildir)  # refuse a path that is not a Maildir before anything else
 
     if once:
-        report = run_pass(maildir, games, config, echo=_echo)
+        report = run_pass(maildir, games, config, echo=_echo, keys=keys)
         faults = []
         if report.refused:
             faults.append(f"{report.refused} message{'s' if report.refused > 1 else ''} refused")
@@ -110,7 +122,7 @@ def run(
         _echo(f"hosting {games} from {maildir} every {interval:g}s (stop with SIGINT or SIGTERM)")
         while not stop:
             try:
-                run_pass(maildir, games, config, echo=_echo)
+                run_pass(maildir, games, config, echo=_echo, keys=keys)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal
                 _echo(f"pass failed: {err}")
             except Exception as err:  # noqa: BLE001 - nor is a bug: the host survives every pass

@@ -119,6 +119,9 @@ def ingest(
     reply_dir: Annotated[Optional[Path], typer.Option(
         "--reply-dir", metavar="DIR", help="Where --reply writes its .eml replies; default: DIR/outbox.")] = None,
     config: Config = None,
+    key: Annotated[Optional[Path], typer.Option(
+        "--key", metavar="KEY", help="A host's private key, when you host the games by hand: it signs the moves "
+        "of the games that name you host.")] = None,
 ) -> None:
     """Take messages' moves into your copies of the games.
 
@@ -166,21 +169,26 @@ def ingest(
         from corr.mail import smtp
 
         settings = smtp.load_config(config)
+    keys: tuple[object, ...] = ()
+    if key is not None:
+        from corr.identity import load_private
+
+        keys = (load_private(key),)
     if new:  # the games folder is where invitations become copies: made when missing
         with folder_for(games):
-            _ingest_all(items, games, new, message is not None, reply, reply_dir, settings)
+            _ingest_all(items, games, new, message is not None, reply, reply_dir, settings, keys)
     else:
-        _ingest_all(items, games, new, message is not None, reply, reply_dir, settings)
+        _ingest_all(items, games, new, message is not None, reply, reply_dir, settings, keys)
 
 
 def _ingest_all(items: list, games: Path, new: bool, single: bool, reply: bool,  # type: ignore[type-arg]
-                reply_dir: Optional[Path], settings) -> None:  # type: ignore[no-untyped-def]
+                reply_dir: Optional[Path], settings, keys: tuple[object, ...] = ()) -> None:  # type: ignore[no-untyped-def]
     """Ingest each message, one line each; a single message's refusal is the error."""
     from corr.mail import ingest as mail_in
 
     worst = 0
     errors: list[str] = []
-    for result in mail_in.iter_ingest(items, games, new):
+    for result in mail_in.iter_ingest(items, games, new, keys):
         worst = max(worst, result.code)
         if result.ok:
             typer.echo(result.line())

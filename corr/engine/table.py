@@ -100,8 +100,11 @@ class Table(Position):
         if private is None:
             if who in self.game.seats:
                 raise UsageError(f"seat {who} signs its records: give --sign with {who}'s key")
-            raise UsageError(f"the {who} of this game signs its {record.type} records: give --sign with the "
-                             f"{who}'s key")
+            if record.by == DEALER:
+                raise UsageError(f"the dealer's records of this game are signed with the host's key, and "
+                                 f"{dealer.secret_path(self.path).name} names none (start the game with --dealer-key)")
+            raise UsageError(f"this game names a host, who signs every record a seat does not sign itself, and no "
+                             f"host's key is given: give it with --sign (`corr host run --key` when hosting)")
         from corr.identity import sign
 
         return sign(private, self.header.id, record)
@@ -339,12 +342,13 @@ def load(path: Path | str, upto: int | None = None, now: datetime | None = None)
 
 @contextmanager
 def writing(path: Path | str, now: datetime | None = None, seen: int | None = None,
-            resume: Table | None = None) -> Iterator[Table]:
+            resume: Table | None = None, keys: tuple[Any, ...] = ()) -> Iterator[Table]:
     """The log opened under its exclusive lock for adding records; the lock ends with
     the block. `seen`: the log's size when its maker looked at it: a log that has grown
     since is refused (another writer got in first). `resume`: a table of this log read
     before, taken on as it is when the log is still the one it was read from (the same
-    size and last line), replayed afresh when not."""
+    size and last line), replayed afresh when not. `keys`: private keys the table signs
+    with (a host's: `corr host run --key`)."""
     with store.writing(path, known=checkpoint.known if resume is None else None) as writer:
         log = dealer.attach(writer.log)
         if seen is not None and log.size != seen:
@@ -360,6 +364,8 @@ def writing(path: Path | str, now: datetime | None = None, seen: int | None = No
         else:
             table, covered = _open(log, None, now)
         table.writer = writer
+        for key in keys:
+            table.hold(key)
         try:
             yield table
         finally:
@@ -382,6 +388,18 @@ def _open(log: store.GameLog, upto: int | None, now: datetime | None) -> tuple[T
             run(table, log.records[covered:], covered)
             return table, covered
     return _replay(log, upto, cls=Table, now=now), 0
+
+
+def adopt(path: Path | str, data: bytes, now: datetime | None = None) -> Table:
+    """A copy of a game made from another copy's bytes (a new player's first message):
+    checked whole - chain, rules, hashes, seals, signatures - and only then written, as
+    a new file (FileExistsError when one is there)."""
+    log = store.parse(data, Path(path))
+    if log.torn is not None:
+        raise CorruptLog(f"{path}: the log ends with a torn line", kind="torn")
+    table = _replay(log, cls=Table, now=now)
+    store.write_new(path, data)
+    return table
 
 
 def start(header: Header, seed: str | None = None, now: datetime | None = None) -> Table:
@@ -467,6 +485,7 @@ def act(
     key: Path | str | None = None,
     answers: int | None = None,
     now: datetime | None = None,
+    keys: tuple[Any, ...] = (),
 ) -> tuple[Table, list[Record]]:
     """One action on the log on disk, appended under its lock: the table after it and
     the records it made. With a private key, the key decides the seat (or, the host's,
@@ -484,7 +503,7 @@ def act(
         from corr.identity import load_private
 
         private = load_private(key)
-    with writing(path, now, seen) as table:
+    with writing(path, now, seen, keys=keys) as table:
         if private is not None:
             by = table.seat_of_key(private, by, str(key))
         records = table.add(kind, by, move, target, note, answers=answers)

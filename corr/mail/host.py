@@ -342,10 +342,12 @@ def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
 # One pass
 
 
-def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None) -> PassReport:
+def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None,
+             keys: tuple[Any, ...] = ()) -> PassReport:
     """Ingest the new mail, mail the games that moved, send the reminders that are due.
     One message or one game going wrong is reported and the pass goes on; only a games
-    directory or Maildir that is not there raises."""
+    directory or Maildir that is not there raises. `keys`: the host's private key, which
+    signs the records of the games it vouches for (`corr new --host`)."""
     from corr import clock, engine
 
     if not games.is_dir():
@@ -353,7 +355,7 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     report = PassReport()
     for key, name, data, parsed in new_messages(maildir):
         try:
-            take_message(maildir, games, config, key, name, data, echo, report, parsed)
+            take_message(maildir, games, config, key, name, data, echo, report, parsed, keys)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
             from corr.mail.message import flat
 
@@ -381,13 +383,15 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
                 continue
             state = read_state(path)
             rep = engine.load(path, now=when)
+            for key in keys:  # the host signs what it tells a seat alone (its card), too
+                rep.hold(key)
             acted = False
             if rep.is_due():  # a game over on its own clock
-                with engine.writing(path, when, resume=rep) as rep:
+                with engine.writing(path, when, resume=rep, keys=keys) as rep:
                     for record in rep.due():
                         acted = True
                         echo(f"{path.name}: seq {record.seq}: {record.by} {record.type}: the time has run out")
-            answered = computer_moves(path, echo, rep)
+            answered = computer_moves(path, echo, rep, keys)
             if answered is not None:
                 rep, acted = answered, True
             changed = mail_game(path, rep, state, config, echo, report)
@@ -430,7 +434,7 @@ def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...
 
 
 def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,
-                 report: PassReport, parsed: Any = None) -> None:
+                 report: PassReport, parsed: Any = None, keys: tuple[Any, ...] = ()) -> None:
     """Ingest one message of `new/`, then move it to `cur/` (answering a refusal), or set
     it aside in `bad/` when it cannot be handled at all."""
     from corr.mail.ingest import ingest_bytes
@@ -438,7 +442,7 @@ def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, d
     from corr.mail.reply import refusal_reply
 
     source = flat(f"{maildir.name}/{key}", 300)
-    result = ingest_bytes(data, games, source, parsed=parsed)
+    result = ingest_bytes(data, games, source, parsed=parsed, keys=keys)
     if result.aside:
         report.set_aside += 1
         try:

@@ -172,38 +172,28 @@ def _seen(path: Path, msg: EmailMessage) -> bool:
     return bool(own) and isinstance(seen, list) and own in seen
 
 
-def adopt(games: Path, game_id: str, attached: bytes) -> Path:
+def adopt(games: Path, game_id: str, attached: bytes) -> Any:
     """A game's first message to a new player: its attached log, checked whole (chain,
-    rules, state hashes, signatures), becomes this player's copy `<game-id>.corr`."""
+    rules, hashes, seals, signatures), becomes this player's copy `<game-id>.corr`; the
+    table of it."""
     from corr import engine
-    from corr.log import store
-    from corr.log.store import sync_dir
 
     path = games / f"{game_id}{ATTACHMENT_SUFFIX}"
-    log = store.parse(attached, path)
-    if log.torn is not None:
-        raise CorruptLog(f"the attached log of game {game_id} ends with a torn line", kind="torn")
-    engine.replay(log)
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        return engine.adopt(path, attached)
     except FileExistsError:
         raise UsageError(f"{path} exists but is not game {game_id}; move it away first") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(attached)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        path.unlink(missing_ok=True)  # no half-written copy left behind
-        raise
-    sync_dir(games)  # the new file's name is durable too
-    return path
+    except CorruptLog as err:
+        raise CorruptLog(str(err).replace(f"{path}: ", f"the attached log of game {game_id}: ", 1), seq=err.seq,
+                         kind=err.kind) from None
 
 
-def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = False) -> Result:
+def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = False,
+           keys: tuple[Any, ...] = ()) -> Result:
     """Take one parsed message into its game; raises CorrError with the reason it is refused.
     With `new`, a message for a game not yet in `games` that carries the game's log
-    starts this player's copy of it."""
+    starts this player's copy of it. Everything is judged at the game's table, under
+    its lock, replayed once; `keys` are the private keys it signs with (the host's)."""
     from corr import engine
 
     check_headers(msg)
@@ -236,20 +226,19 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     except UsageError:
         if not (new and attached is not None and games.is_dir()):
             raise
-        path = adopt(games, game_id, attached)
-        rep = engine.load(path)
+        rep = adopt(games, game_id, attached)
+        path = rep.path
         remember(path, msg, seen=True)
         return Result(source, True, game=game_id, path=path, msg=msg, records=list(rep.log.records),
                       message=f"{path.name}: new game {game_id} at seq {rep.seq}" + take_panel(msg, path, rep, rep.seq))
     result = Result(source, True, game=game_id, path=path, msg=msg)
     if attached is not None:
-        local = engine.load(path)
-        if rows[0] != local.log.header_raw:
-            raise CorruptLog(
-                f"{path}: the attached log's header differs from this copy's: the copies have diverged", kind="diverged"
-            )
-        check_record_senders(local, msg, rows[1:])
-        rep, records = engine.accept(path, rows[1:])
+        with engine.writing(path, keys=keys) as rep:
+            if rows[0] != rep.log.header_raw:
+                raise CorruptLog(f"{path}: the attached log's header differs from this copy's: the copies have "
+                                 "diverged", kind="diverged")
+            check_record_senders(rep, msg, rows[1:])
+            records = rep.accept(rows[1:])
         result.records = records
         if records:
             result.message = f"{path.name}: took seq {records[0].seq}-{records[-1].seq}" if len(records) > 1 else (
@@ -267,47 +256,30 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     if text is None:
         raise UsageError("no plain-text body (an HTML-only or empty message): write the move in a plain-text body "
                          "or attach the log")
-    rep = engine.load(path)
-    if any(seat.key for seat in rep.header.seats):
-        raise UsageError(f"game {game_id} has keys: a move must come as a signed record in the attached log")
-    if seq is None:
-        raise UsageError("no seq in the Subject: reply to the game's last message (`[corr <id>] <seq>. ...`)")
-    seats = rep.on_turn()
-    on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
-    seen = seen_seq(rep, on_turn)  # a duel's seat answers the newest record of its own board
-    if seq < seen:
-        raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
-    if seq > seen:
-        raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {seen}")
-    move = first_move(text)
-    if move is None:
-        raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
-    if on_turn is not None:
-        _check_sender(rep, msg, on_turn)
-    try:
-        # The seq is checked again under the log's lock: of replies racing to answer
-        # one seq, one is taken and the others are refused as stale.
-        rep, records = engine.act(path, "move", by=on_turn, text=move, answers=seq)
-    except UsageError:
-        now = _records_on_disk(path) if seen == rep.seq else None
-        if now is not None and now != seq:
-            raise UsageError(f"stale message: it answers seq {seq}, and another move came in first "
-                             f"(this copy is at seq {now} now)") from None
-        raise
+    # Everything is checked under the log's lock: of replies racing to answer one seq,
+    # one is taken and the others are refused as stale.
+    with engine.writing(path, keys=keys) as rep:
+        if any(seat.key for seat in rep.header.seats):
+            raise UsageError(f"game {game_id} has keys: a move must come as a signed record in the attached log")
+        if seq is None:
+            raise UsageError("no seq in the Subject: reply to the game's last message (`[corr <id>] <seq>. ...`)")
+        seats = rep.on_turn()
+        on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
+        seen = seen_seq(rep, on_turn)  # a duel's seat answers the newest record of its own board
+        if seq < seen:
+            raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
+        if seq > seen:
+            raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {seen}")
+        move = first_move(text)
+        if move is None:
+            raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
+        if on_turn is not None:
+            _check_sender(rep, msg, on_turn)
+        records = rep.add("move", on_turn, move, answers=seq)
     result.records = records
     result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move}"
     remember(path, msg, seen=True)
     return result
-
-
-def _records_on_disk(path: Path) -> int | None:
-    """How many records the log holds now (None when it cannot be read)."""
-    from corr.log import store
-
-    try:
-        return len(store.read(path).records)
-    except (CorrError, OSError):
-        return None
 
 
 def _sender_seat(rep: Any, msg: EmailMessage, seats: tuple[str, ...]) -> str:
@@ -484,7 +456,7 @@ def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:
 
 
 def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: bool = False,
-                 parsed: EmailMessage | BaseException | None = None) -> Result:
+                 parsed: EmailMessage | BaseException | None = None, keys: tuple[Any, ...] = ()) -> Result:
     """Ingest one message; a refusal becomes a Result with its exit code and a one-line
     reason. A message that cannot be read (None: its file could not be read) or that
     breaks corr is a refusal too, marked `aside`: nothing raises from here. `parsed` is
@@ -495,7 +467,7 @@ def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: 
     if isinstance(msg, BaseException):  # parse_message catches what it knows; anything else is a bug
         return Result(source, False, 1, _internal(msg), aside=True)
     try:
-        return ingest(msg, games, source, new)
+        return ingest(msg, games, source, new, keys)
     except CorrError as err:
         return Result(source, False, err.exit_code, flat(str(err), 2000), msg=msg)
     except RecursionError:
@@ -542,8 +514,8 @@ def mailbox_messages(mbox: Path | None = None, maildir: Path | None = None,
 
 
 def iter_ingest(items: list[tuple[str, bytes | None, EmailMessage | BaseException]], games: Path,
-                new: bool = False) -> Iterator[Result]:
+                new: bool = False, keys: tuple[Any, ...] = ()) -> Iterator[Result]:
     for name, data, parsed in items:
-        yield ingest_bytes(data, games, name, new, parsed)
+        yield ingest_bytes(data, games, name, new, parsed, keys)
 
 
