@@ -27,10 +27,6 @@ class NotationError(CorrError, ValueError):
         found = repr(text[pos]) if pos < len(text) else "end of input"
         super().__init__(f"bad notation {text!r}: {reason} at column {pos + 1} ({found})")
 
-    def pointer(self) -> str:
-        """The input with a caret under the offending character, for a second line."""
-        return f"  {self.text}\n  {' ' * self.pos}^"
-
 
 class IllegalMove(CorrError, ValueError):
     """A well-formed move the rules refuse; names the rule and the cells involved."""

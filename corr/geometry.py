@@ -77,12 +77,6 @@ PEERS: list[tuple[int, ...]] = [
     tuple(sorted((set(ROW_CELLS[c // 9]) | set(COL_CELLS[c % 9]) | set(FIELD_CELLS[FIELD_OF[c]])) - {c}))
     for c in CELLS
 ]
-#: Fields that share a row band or column stack with field f (f itself included):
-#: the only fields whose candidates a placement in f can change.
-FIELD_NEIGHBOURS: list[tuple[int, ...]] = [()] + [
-    tuple(g for g in DIGITS if (g - 1) // 3 == (f - 1) // 3 or (g - 1) % 3 == (f - 1) % 3)
-    for f in DIGITS
-]
 
 
 def digits_of(mask: int) -> list[int]:

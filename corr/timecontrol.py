@@ -197,21 +197,6 @@ def _vacation_days(record: Any) -> int:
     return int(note) if note.isdigit() and note.isascii() else 0
 
 
-def _windows(records: Iterable[Any], seat: str) -> list[tuple[datetime, datetime]]:
-    """The seat's vacations as merged [start, end) intervals, in order."""
-    spans = sorted(
-        (instant(r.at), _shift(instant(r.at), _vacation_days(r) * DAY))
-        for r in records if r.type == "vacation" and r.by == seat and _vacation_days(r) > 0
-    )
-    merged: list[tuple[datetime, datetime]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
-
-
 def _thinking(start: datetime, end: datetime, windows: list[tuple[datetime, datetime]]) -> int:
     """Seconds from start to end outside the vacation windows."""
     total = max(0, int((end - start).total_seconds()))
@@ -220,30 +205,6 @@ def _thinking(start: datetime, end: datetime, windows: list[tuple[datetime, date
         if hi > lo:
             total -= int((hi - lo).total_seconds())
     return max(0, total)
-
-
-def _turns(header: Any, records: list[Any]) -> list[tuple[Any, datetime, datetime]]:
-    """Each play record with the start and end of the turn it ended, and each clock
-    adjustment (a ruling) in its place, with no time of its own."""
-    start = instant(header.created)
-    turns = []
-    for record in records:
-        if record.type in TALK_TYPES:
-            if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
-                turns.append((record, start, start))
-            continue
-        at = instant(record.at)
-        turns.append((record, start, at))
-        start = at
-    return turns
-
-
-def _turn_start(header: Any, records: list[Any]) -> datetime:
-    """When the current turn started: the last play record's `at`, or `created`."""
-    for record in reversed(records):
-        if record.type not in TALK_TYPES:
-            return instant(record.at)
-    return instant(header.created)
 
 
 def vacation_taken(records: Iterable[Any], seat: str, year: int) -> int:

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from corr import engine, randomplay
 from corr.errors import CorruptLog, IllegalMove, UsageError
-from corr.log import store
+from corr.log import repair, store
 from corr.log.models import Record, json_schemas
 from corr.render import resource_dir
 
@@ -82,10 +82,10 @@ def test_repair_cuts_the_torn_line_and_keeps_it_aside(tmp_path: Path) -> None:
     path, _ = write_game(tmp_path)
     data = path.read_bytes()
     path.write_bytes(data + b"{half")
-    assert store.repair(path) == b"{half"
+    assert repair.torn_line(path) == b"{half"
     assert path.read_bytes() == data
     assert Path(f"{path}.torn").read_bytes() == b"{half"
-    assert store.repair(path) is None
+    assert repair.torn_line(path) is None
 
 
 def test_a_refused_move_appends_nothing(tmp_path: Path) -> None:
@@ -184,7 +184,7 @@ def test_repair_saves_the_torn_line_durably_before_cutting(tmp_path: Path, monke
     path.write_bytes(data + b"{half")
     Path(f"{path}.torn").write_bytes(b"an older torn line")  # a FILE.torn from an earlier repair
     synced = record_fsyncs(monkeypatch)
-    assert store.repair(path) == b"{half"
+    assert repair.torn_line(path) == b"{half"
     torn = Path(f"{path}.torn")
     assert torn.read_bytes() == b"{half" and path.read_bytes() == data
     folder = str(tmp_path.resolve())
@@ -207,7 +207,7 @@ def test_repair_never_leaves_half_a_torn_file(tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(UsageError, match="cannot save the torn line"):
-        store.repair(path)
+        repair.torn_line(path)
     assert Path(f"{path}.torn").read_bytes() == b"an older torn line"
     assert path.read_bytes() == data + b"{half"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([path.name, f"{path.name}.torn"])

@@ -54,11 +54,8 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-#: The first bytes of a log read to tell a file that is no log from a damaged one.
+#: The first bytes of a log's header read to name a seat (`seat_of`).
 PEEK = 65536
-BOM = b"\xef\xbb\xbf"
-CRLF_HINT = "the file has Windows line endings (CRLF): convert it back with `corr repair`, or dos2unix"
-BOM_HINT = "the file starts with a byte order mark (BOM): remove it with `corr repair`"
 
 
 def regular_file(path: Path) -> Path:
@@ -75,42 +72,16 @@ def regular_file(path: Path) -> Path:
     return path
 
 
-#: What `log_trouble` finds, as the kind of the CorruptLog a reading command raises.
-TROUBLE_KINDS = {"bom": "schema", "crlf": "noncanonical", "text": "schema"}
-
-
-def log_trouble(path: Path) -> tuple[str, str] | None:
-    """(bom, crlf or text; message) when a log's first line shows damage a person can
-    mend - Windows line endings, a byte order mark - or no log at all (plain text). None
-    when it looks like a log: the log's own checks then judge every line."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(PEEK)
-    except OSError:
-        return None
-    first = head.split(b"\n", 1)[0]
-    if head.startswith(BOM):
-        return "bom", f"{path}: line 1 is not a valid corr header ({BOM_HINT})"
-    if first.endswith(b"\r") and b"\n" in head:
-        return "crlf", f"{path}: line 1 (the header) is not in canonical form: it was edited ({CRLF_HINT})"
-    if head and not first.lstrip().startswith(b"{"):
-        try:
-            first.decode()
-        except UnicodeDecodeError:
-            return None  # bytes that are not text: the reader names the fault
-        return "text", f"{path}: not a corr game log (the first line is not a corr header)"
-    return None
-
-
 def log_callback(path: Path) -> Path:
     """Every command reading a log checks it here first: a FIFO would hang, and a log
     with CRLF endings or a BOM, or a text file, deserves a hint rather than parser words."""
     from corr.errors import CorruptLog
+    from corr.log.repair import TROUBLE_KINDS, trouble
 
     regular_file(path)
-    trouble = log_trouble(path)
-    if trouble is not None:
-        what, message = trouble
+    found = trouble(path)
+    if found is not None:
+        what, message = found
         raise CorruptLog(message, kind=TROUBLE_KINDS[what])
     return path
 

@@ -272,24 +272,18 @@ def _hint(file: Path, report: dict) -> None:  # type: ignore[type-arg]
     """Word the audit's fatal finding for a person where the file says what happened:
     a text file that is no log, or a log an editor or mail program saved with Windows
     line endings or a byte order mark (`corr repair` undoes both)."""
-    from corr.cli.app import BOM, BOM_HINT, CRLF_HINT, log_trouble
+    from corr.log.repair import hint, trouble
 
     fatal = report["findings"][-1] if report["findings"] else None
     if fatal is None:
         return
-    trouble = log_trouble(file)
-    if trouble is not None and trouble[0] == "text":
-        fatal["detail"] = trouble[1]
+    found = trouble(file)
+    if found is not None and found[0] == "text":
+        fatal["detail"] = found[1]
         return
-    try:
-        with open(file, "rb") as f:
-            data = f.read()
-    except OSError:
-        return
-    if data.startswith(BOM):
-        fatal["detail"] += f" ({BOM_HINT})"
-    elif b"\r\n" in data:
-        fatal["detail"] += f" ({CRLF_HINT})"
+    said = hint(file)
+    if said is not None:
+        fatal["detail"] += f" ({said})"
 
 
 @app.command()

@@ -390,53 +390,20 @@ def repair(
     Example:
       corr repair game.corr
     """
-    from corr.cli.app import log_trouble, regular_file
+    from corr.cli.app import regular_file
     from corr.errors import CorruptLog
-    from corr.log import store
+    from corr.log import repair as mend
 
     regular_file(file)
-    trouble = log_trouble(file)
-    if trouble is not None and trouble[0] == "text":
-        raise CorruptLog(trouble[1], kind="schema")
-    mended = _mend_line_endings(file)
+    found = mend.trouble(file)
+    if found is not None and found[0] == "text":
+        raise CorruptLog(found[1], kind="schema")
+    mended = mend.line_endings(file)
     if mended:
         typer.echo(f"{file}: {mended}; the log verifies again")
-    cut = store.repair(file)
+    cut = mend.torn_line(file)
     if cut is None:
         if not mended:
             typer.echo(f"{file}: no torn line; nothing changed")
     else:
         typer.echo(f"{file}: cut {len(cut)} bytes of a torn last line, saved in {Path(f'{file}.torn')}")
-
-
-def _mend_line_endings(file: Path) -> str | None:
-    """Turn CRLF line endings back into LF and drop a byte order mark, when the log then
-    reads as a whole, valid log (its chain is over the LF bytes corr wrote); what was
-    done, or None. A log that still does not verify is left as it is."""
-    import os
-
-    from corr.cli.app import BOM
-    from corr.errors import UsageError
-    from corr.log import locking, store
-
-    try:
-        f = open(file, "r+b")
-    except FileNotFoundError:
-        raise UsageError(f"no such game log: {file}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{file} is a directory, not a game log") from None
-    except OSError as err:
-        raise UsageError(f"cannot open {file}: {err.strerror}") from None
-    with f, locking.held(f, exclusive=True):
-        data = f.read()
-        fixed = data[len(BOM):] if data.startswith(BOM) else data
-        crlf = b"\r\n" in fixed
-        fixed = fixed.replace(b"\r\n", b"\n")
-        if fixed == data:
-            return None
-        store.parse(fixed, file)  # still damaged: refused as any reading command would, nothing changed
-        store.replace_file(file, fixed, mode=os.stat(f.fileno()).st_mode & 0o777)
-    done = ["Windows line endings (CRLF) turned back into LF"] if crlf else []
-    if data.startswith(BOM):
-        done.append("the byte order mark removed")
-    return " and ".join(done)

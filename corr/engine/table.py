@@ -103,8 +103,8 @@ class Table(Position):
             if record.by == DEALER:
                 raise UsageError(f"the dealer's records of this game are signed with the host's key, and "
                                  f"{dealer.secret_path(self.path).name} names none (start the game with --dealer-key)")
-            raise UsageError(f"this game names a host, who signs every record a seat does not sign itself, and no "
-                             f"host's key is given: give it with --sign (`corr host run --key` when hosting)")
+            raise UsageError("this game names a host, who signs every record a seat does not sign itself, and no "
+                             "host's key is given: give it with --sign (`corr host run --key` when hosting)")
         from corr.identity import sign
 
         return sign(private, self.header.id, record)

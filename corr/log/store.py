@@ -203,7 +203,7 @@ def _open_error(path: Path, err: OSError) -> UsageError:
 def read(path: Path | str, reader: Reader = FAST, known: Known | None = None) -> GameLog:
     """Read a log under a shared lock and check its chain (see `parse` for `known`)."""
     path = Path(path)
-    with _locked(path, "rb", exclusive=False) as f:
+    with locked(path, "rb", exclusive=False) as f:
         data = f.read()
     return parse(data, path, reader, known)
 
@@ -269,7 +269,7 @@ class Writer:
 
 
 @contextmanager
-def _locked(path: Path, mode: str, exclusive: bool) -> Iterator:  # yields the open binary file
+def locked(path: Path, mode: str, exclusive: bool) -> Iterator:  # yields the open binary file
     try:
         f = open(path, mode)
     except OSError as err:
@@ -284,28 +284,10 @@ def writing(path: Path | str, known: Known | None = None) -> Iterator[Writer]:
     the lock ends with the block. A log with a torn last line is refused: appending
     after it would bury the tear."""
     path = Path(path)
-    with _locked(path, "r+b", exclusive=True) as f:
+    with locked(path, "r+b", exclusive=True) as f:
         log = parse(f.read(), path, known=known)
         if log.torn is not None:
             raise CorruptLog(
                 f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn"
             )
         yield Writer(f, log)
-
-
-def repair(path: Path | str) -> bytes | None:
-    """Cut a torn last line off a log (saving it beside as `FILE.torn`, durably, before
-    the cut); returns what was cut."""
-    path = Path(path)
-    with _locked(path, "r+b", exclusive=True) as f:
-        log = parse(f.read(), path)
-        if log.torn is None:
-            return None
-        try:
-            replace_file(f"{path}.torn", log.torn)
-        except OSError as err:
-            raise UsageError(f"cannot save the torn line to {path}.torn: {err.strerror}") from None
-        f.truncate(log.size)
-        f.flush()
-        os.fsync(f.fileno())
-        return log.torn

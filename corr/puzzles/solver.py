@@ -31,9 +31,6 @@ _PEERS: list[tuple[int, ...]] = [tuple(p for p in PEERS[c] if p != c) for c in r
 #: (unit cells, a getter of the unit's nine masks): itemgetter reads them in one C call.
 _UNIT_GETTERS: list[tuple[tuple[int, ...], itemgetter]] = [(u, itemgetter(*u)) for u in _UNIT_CELLS]
 
-GRADES = ("singles", "pairs", "search")
-
-
 def find_clash(cells: list[int]) -> tuple[int, int, str] | None:
     """The first two givens with the same digit in one unit, and the unit ("row 3"); None if none."""
     for kind, number, unit in UNITS:
