@@ -26,7 +26,7 @@ from typing import Any
 
 from corr.engine.position import Position, Step
 from corr.errors import UsageError
-from corr.games.base import Game
+from corr.games.base import Game, Seen
 from corr.geometry import FIELD_OF, PLACE_OF, name
 from corr.log.lines import Record
 from corr.names import seat_named, short_name
@@ -103,6 +103,7 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False) 
         raise UsageError(f"no seat {viewer!r} (seats: {', '.join(game.seats)})")
     now = table.when()
     steps = tuple(step for step in table.steps if game.shows(state, step.record.by, viewer, now))
+    seen = game.view(state, viewer, now)
     legal: list[Move] = []
     whole_state = None
     if moves and viewer is not None:
@@ -112,8 +113,8 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False) 
     safe = next((m for m in legal if game.check(state, m, viewer) is None), None)
     return SeatView(
         viewer=viewer,
-        position=_position(table, viewer, steps),
-        rows=_rows(table, viewer),
+        position=_position(table, viewer, steps, seen),
+        rows=_rows(table, viewer, seen),
         steps=steps,
         whole=len(steps) == len(table.steps),
         rules=game.without_deal(),
@@ -157,7 +158,7 @@ def _last_move(step: Step | None) -> dict[str, Any] | None:
     }
 
 
-def _position(table: Position, viewer: str | None, steps: tuple[Step, ...]) -> dict[str, Any]:
+def _position(table: Position, viewer: str | None, steps: tuple[Step, ...], seen: Seen) -> dict[str, Any]:
     """The documented JSON of a position as `viewer` sees it (DESIGN 9)."""
     game, state, header = table.game, table.state, table.header
     now = table.when()
@@ -178,7 +179,7 @@ def _position(table: Position, viewer: str | None, steps: tuple[Step, ...]) -> d
         "options": dict(header.options),
         "last": _last_move(steps[-1] if steps else None),
     }
-    data.update(game.view(state, viewer, now))
+    data.update(seen.shown)
     if viewer is not None:
         data["viewer"] = viewer
         if not game.dealt:  # a player's copy: what the dealer told this seat, if still true
@@ -206,7 +207,7 @@ def _told(table: Position, seat: str) -> dict[str, Any]:
     return dict(entry.get("view", {}))
 
 
-def _rows(table: Position, viewer: str | None) -> list[list[dict[str, Any]]]:
+def _rows(table: Position, viewer: str | None, seen: Seen) -> list[list[dict[str, Any]]]:
     """The 9x9 board as rows of cells with what the templates mark on them.
 
     `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
@@ -216,8 +217,7 @@ def _rows(table: Position, viewer: str | None) -> list[list[dict[str, Any]]]:
     now = table.when()
     board = game.board(state, viewer, now)
     start = game.board(game.initial(), viewer, now)
-    owners = game.owners(state)
-    last_cell = game.last_cell(state)
+    _, owners, last_cell = seen
     rows = []
     for r in range(9):
         row = []

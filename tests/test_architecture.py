@@ -19,8 +19,8 @@ HIDDEN_ATTRIBUTES = frozenset({"state", "deal", "pile", "hands", "snapshots", "p
 #: The hooks by which a game, or the engine's position, says what a seat may see or do:
 #: only the seat view asks them (the engine judges with them).
 SEAT_HOOKS = frozenset({
-    "view", "board", "shows", "legal_for", "legal_moves", "given", "owners", "last_cell", "due_actions",
-    "auto_actions", "reads", "last_seen", "seen_seq", "visible",
+    "view", "board", "shows", "legal_for", "legal_moves", "given", "automatic", "reads", "last_seen", "seen_seq",
+    "visible",
 })
 #: Where hidden state is read: the games themselves, the engine (which judges every
 #: record), the seat view (the one place that decides what a seat sees), and random

@@ -186,7 +186,7 @@ def test_cards_1_2_board_starts_empty_and_each_player_draws_one_card_in_seat_ord
     rep = deal(players)
     assert rep.state.hands == rep.game.pile[:players]
     assert all(rep.state.holding)
-    assert rep.game.describe(rep.state)["pile"] == 81 - players
+    assert rep.game.view(rep.state, None).shown["pile"] == 81 - players
     assert not any(rep.game.board(rep.state))
 
 
@@ -205,7 +205,7 @@ def test_cards_1_2_deck_option(deck: str, cards: dict[int, int]) -> None:
     assert rep.header.options["deck"] == deck.replace(" ", "")
     assert Counter(rep.game.deck) == cards
     assert Counter(rep.game.pile) == cards
-    assert rep.game.describe(rep.state)["pile"] == sum(cards.values()) - 2
+    assert rep.game.view(rep.state, None).shown["pile"] == sum(cards.values()) - 2
 
 
 @pytest.mark.parametrize(
@@ -238,7 +238,7 @@ def test_cards_1_2_puzzle_option_prefills_the_board_and_its_cards_leave_the_deck
     assert rep.game.board(rep.state) == given
     counts = Counter(d for d in given if d)
     assert Counter(rep.game.deck) == {d: 9 - counts[d] for d in range(1, 10) if counts[d] < 9}
-    assert rep.game.describe(rep.state)["pile"] == 81 - sum(counts.values()) - 2
+    assert rep.game.view(rep.state, None).shown["pile"] == 81 - sum(counts.values()) - 2
 
 
 def test_cards_1_2_puzzle_breaking_the_sudoku_rule_is_refused() -> None:
@@ -358,7 +358,7 @@ def test_cards_2_3_draw_a_new_card_then_the_next_player_is_on_turn() -> None:
     pile = rep.game.pile
     lay(rep, free_cells(rep, hand(rep, "A"))[0])
     assert hand(rep, "A") == pile[3] and rep.to_move() == "B"
-    assert rep.game.describe(rep.state)["pile"] == 81 - 4
+    assert rep.game.view(rep.state, None).shown["pile"] == 81 - 4
     lay(rep, free_cells(rep, hand(rep, "B"))[0])
     assert hand(rep, "B") == pile[4] and rep.to_move() == "C"
     assert hand(rep, "C") == pile[2]  # not drawn yet: still the card dealt first
@@ -432,7 +432,7 @@ def test_cards_3_2_track_laps() -> None:
     """A marker reaching or passing 0 takes a lap token worth 40: position and laps."""
     rep = deal(4)
     rep.state.points = [39, 40, 45, 81]
-    track = rep.game.describe(rep.state)["track"]
+    track = rep.game.view(rep.state, None).shown["track"]
     assert track == {
         "A": {"laps": 0, "position": 39},
         "B": {"laps": 1, "position": 0},
@@ -497,7 +497,7 @@ def test_cards_4_1_as_written_records_a_rule_break_silently_with_its_score() -> 
 
 def test_cards_4_1_as_written_upheld_removes_card_and_points_offender_keeps_drawn_card() -> None:
     rep = deal(puzzle="1", mode="as-written")
-    pile_before = rep.game.describe(rep.state)["pile"]
+    pile_before = rep.game.view(rep.state, None).shown["pile"]
     card = hand(rep, "A")
     cell = free_cells(rep, card, legal=False)[0]
     (move,) = lay(rep, cell)
@@ -510,8 +510,8 @@ def test_cards_4_1_as_written_upheld_removes_card_and_points_offender_keeps_draw
     assert outcome.verdict == "upheld"
     assert "cards 2.1" in outcome.events[0] and f"({scored} taken back)" in outcome.events[0]
     assert rep.state.grid.cells[cell] == 0  # removed from the game...
-    assert rep.game.describe(rep.state)["removed"] == 1
-    assert rep.game.describe(rep.state)["pile"] == pile_before - 1  # ...not back into the pile
+    assert rep.game.view(rep.state, None).shown["removed"] == 1
+    assert rep.game.view(rep.state, None).shown["pile"] == pile_before - 1  # ...not back into the pile
     assert rep.state.points == [0, 0]  # the turn scores nothing
     assert hand(rep, "A") == drawn  # the offender keeps the card already drawn
     assert rep.to_move() == "B"  # and play goes on
@@ -530,7 +530,7 @@ def test_cards_4_1_a_challenge_of_a_card_that_kept_the_rule_is_rejected() -> Non
     (record,) = challenge(rep, "B")
     assert outcome_of(rep, record.seq).verdict == "rejected"
     assert rep.game.board(rep.state) == board and rep.state.points == points
-    assert rep.to_move() == "B" and rep.game.describe(rep.state)["removed"] == 0
+    assert rep.to_move() == "B" and rep.game.view(rep.state, None).shown["removed"] == 0
 
 
 def test_cards_4_1_not_challenged_before_the_next_move_the_card_stands_with_its_points() -> None:
@@ -578,7 +578,7 @@ def test_cards_5_1_ends_when_the_player_on_turn_holds_a_card_that_fits_nowhere()
     assert [r.type for r in records] == ["move", "reveal"]  # the dealer ends it at once
     assert records[1].by == "dealer" and records[1].seed == SEED
     assert rep.state.over and rep.to_move() is None
-    assert rep.game.describe(rep.state)["pile"] == 1  # not the end of the pile (5.2)
+    assert rep.game.view(rep.state, None).shown["pile"] == 1  # not the end of the pile (5.2)
     assert position(rep)["end"] == "B holds a 5, which fits on no free cell (5.1)"
     with pytest.raises(IllegalMove, match="the game is over"):
         rep.add("move", by="B", move=Placement(5, 0))
@@ -594,7 +594,7 @@ def test_cards_5_1_only_the_card_of_the_player_on_turn_counts() -> None:
     assert not rep.state.over and rep.to_move() == "B"
     records = lay(rep, free_cells(rep, 1)[0])
     assert [r.type for r in records] == ["move", "reveal"]
-    assert rep.game.describe(rep.state)["pile"] == 1
+    assert rep.game.view(rep.state, None).shown["pile"] == 1
     assert position(rep)["end"] == "C holds a 5, which fits on no free cell (5.1)"
 
 
@@ -610,7 +610,7 @@ def test_cards_5_1_ends_when_every_card_is_laid_or_removed() -> None:
         types = [r.type for r in lay(rep, free_cells(rep, 1)[0])]
     assert types == ["move", "reveal"]
     assert rep.state.grid.cells.count(1) == 4  # the given and the three laid
-    assert rep.game.describe(rep.state)["removed"] == 1
+    assert rep.game.view(rep.state, None).shown["removed"] == 1
     assert rep.state.holding == [False, False]
     assert position(rep)["end"] == "every card has been laid or removed (5.1)"
 
@@ -622,7 +622,7 @@ def test_cards_5_2_end_pile_ends_when_nobody_can_draw() -> None:
     assert rep.header.options["end"] == "pile"  # the default
     for _ in range(7):
         assert [r.type for r in lay(rep, free_cells(rep, hand(rep, rep.to_move()))[0])] == ["move"]
-    assert rep.game.describe(rep.state)["pile"] == 0
+    assert rep.game.view(rep.state, None).shown["pile"] == 0
     assert not rep.state.over and rep.to_move() == "B"
     records = lay(rep, free_cells(rep, hand(rep, "B"))[0])
     assert [r.type for r in records] == ["move", "reveal"]
@@ -661,7 +661,7 @@ def test_cards_5_2_end_hands_skips_a_player_without_a_card() -> None:
 
 def test_cards_5_2_a_deck_of_exactly_one_card_per_player_ends_at_the_first_draw() -> None:
     rep = deal(3, deck="1x1-3")
-    assert rep.game.describe(rep.state)["pile"] == 0 and not rep.state.over
+    assert rep.game.view(rep.state, None).shown["pile"] == 0 and not rep.state.over
     records = lay(rep, 0)
     assert [r.type for r in records] == ["move", "reveal"]
     assert rep.result().winners == ("A", "B", "C")  # nobody scored
@@ -963,7 +963,7 @@ def test_cards_4_1_cli_challenge_upheld_and_the_game_to_its_reveal(corr, tmp_pat
     assert r.code == 0, r.err
     assert "challenge upheld" in r.err
     rep = engine.load(path)
-    assert rep.state.grid.cells[bad] == 0 and rep.game.describe(rep.state)["removed"] == 1
+    assert rep.state.grid.cells[bad] == 0 and rep.game.view(rep.state, None).shown["removed"] == 1
     # the first draw found the pile empty (5.2): the dealer revealed the deal at once
     assert rep.log.records[0].type == "move" and rep.log.records[1].type == "reveal"
     assert rep.result().over

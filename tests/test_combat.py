@@ -325,7 +325,7 @@ def test_combat_4_1_referee_uphold_after_the_next_move_revokes_the_conquest() ->
     assert state.grid.cells[cell_of(1, 9)] == 0 and state.grid.cells[cell_of(9, 1)] == 5
     assert state.conquered == {}
     play(game, state, "6 (5,4)", seq=4)  # A's turn as before
-    assert game.to_move(state) == "B" and game.describe(state)["tiles_this_turn"] == 2
+    assert game.to_move(state) == "B" and game.view(state, None).shown["tiles_this_turn"] == 2
     with pytest.raises(IllegalMove, match="no longer on the board"):
         game.uphold(state, window, "B")
 
@@ -490,7 +490,7 @@ def test_combat_5_4_upheld_challenge_of_the_move_that_ended_the_game_no_longer_d
     result = challenge(game, state, "A", seq=3)
     assert result.verdict == "upheld" and "A places two tiles on their next turn" in result.events[0]
     assert not state.decided and not state.over and game.open_fields(state) == 5
-    assert game.to_move(state) == "A" and game.describe(state)["tiles_this_turn"] == 2
+    assert game.to_move(state) == "A" and game.view(state, None).shown["tiles_this_turn"] == 2
     play(game, state, "6 (8,1)", seq=4)
     play(game, state, "1 (3,1)", seq=5)
     assert game.to_move(state) == "B" and not state.over
@@ -507,7 +507,7 @@ def test_combat_5_4_upheld_challenge_of_the_deciding_move_that_ended_the_game() 
     result = challenge(game, state, "A", seq=3)
     assert result.verdict == "upheld" and "conquest of field 1 revoked" in result.events[0]
     assert not state.over and not state.decided and 1 not in state.conquered
-    assert game.to_move(state) == "A" and game.describe(state)["tiles_this_turn"] == 2
+    assert game.to_move(state) == "A" and game.view(state, None).shown["tiles_this_turn"] == 2
 
 
 def test_combat_5_4_upheld_challenge_after_the_decision_round_incomplete_plays_on() -> None:
@@ -521,7 +521,7 @@ def test_combat_5_4_upheld_challenge_after_the_decision_round_incomplete_plays_o
     result = challenge(game, state, "C", seq=3)
     assert result.verdict == "upheld" and "C places two tiles" in result.events[0]
     assert state.decided and not state.over
-    assert game.to_move(state) == "C" and game.describe(state)["tiles_this_turn"] == 2
+    assert game.to_move(state) == "C" and game.view(state, None).shown["tiles_this_turn"] == 2
     play(game, state, "6 (8,1)", seq=4)
     assert game.to_move(state) == "C" and not state.over
     play(game, state, "1 (3,1)", seq=5)  # C's second tile completes the round

@@ -40,7 +40,7 @@ def test_moyo_4_3_match_total_of_victory_points(corr) -> None:
     assert result.code == 0, result.err
     report = json.loads(result.out)
     first, second = (engine.load(p) for p in (STANDARD, REVENGE))
-    points = [r.game.describe(r.state)["victory_points"] for r in (first, second)]
+    points = [r.game.view(r.state, None).shown["victory_points"] for r in (first, second)]
     assert report["total"] == {s: points[0][s] + points[1][s] for s in ("A", "B")}
     best = max(report["total"].values())
     assert report["winners"] == [s for s, n in report["total"].items() if n == best]

@@ -70,7 +70,7 @@ def random_game(options: dict[str, str], seed: int) -> engine.Position:
 # --- 1 Board, areas and stones ------------------------------------------------------
 def test_moyo_1_1_field_5_is_the_neutral_azumaya_and_each_player_owns_four_fields() -> None:
     game, state = setup()
-    areas = game.describe(state)["areas"]
+    areas = game.view(state, None).shown["areas"]
     assert areas["5"] is None
     assert list(areas.values()).count("A") == 4
     assert list(areas.values()).count("B") == 4
@@ -88,7 +88,7 @@ def test_moyo_1_2_standard_division_light_2_6_7_9_dark_1_3_4_8() -> None:
 def test_moyo_1_2_light_option_gives_the_light_fields_to_that_seat() -> None:
     game, state = setup(light="B")
     assert game.shima(state, "B") == [2, 6, 7, 9]
-    assert game.describe(state)["light"] == "B"
+    assert game.view(state, None).shown["light"] == "B"
 
 
 def test_moyo_1_3_division_names_and_strings() -> None:
@@ -126,9 +126,9 @@ def test_moyo_1_3_units_columns_areas_are_columns_and_column_5_is_the_azumaya() 
 def test_moyo_1_4_an_areas_stones_are_the_digits_it_lacks() -> None:
     game, state = setup()
     # puzzle 1, field 5 holds 1 and 6: its stones are the seven others
-    assert game.describe(state)["stones_left"]["5"] == [2, 3, 4, 5, 7, 8, 9]
+    assert game.view(state, None).shown["stones_left"]["5"] == [2, 3, 4, 5, 7, 8, 9]
     play(game, state, "2 (5,1)")
-    assert game.describe(state)["stones_left"]["5"] == [3, 4, 5, 7, 8, 9]
+    assert game.view(state, None).shown["stones_left"]["5"] == [3, 4, 5, 7, 8, 9]
 
 
 def test_moyo_1_5_an_empty_place_no_digit_fits_is_a_moyo_stone() -> None:
@@ -136,16 +136,16 @@ def test_moyo_1_5_an_empty_place_no_digit_fits_is_a_moyo_stone() -> None:
     cells = {rc(1, 4): 1, rc(1, 5): 2, rc(1, 6): 3, rc(1, 7): 4, rc(1, 8): 5, rc(1, 9): 6,
              rc(4, 1): 7, rc(5, 1): 8, rc(7, 1): 9}
     game, state = setup_board(board(cells))
-    assert "(1,1)" in game.describe(state)["moyo_stones"]
-    assert game.describe(state)["moyo_stones"] == ["(1,1)"]
+    assert "(1,1)" in game.view(state, None).shown["moyo_stones"]
+    assert game.view(state, None).shown["moyo_stones"] == ["(1,1)"]
 
 
 def test_moyo_1_5_a_stone_with_no_place_left_in_its_area_is_turned() -> None:
     # field 1 lacks 1, but rows 1-2 and columns 1-2 hold a 1 and r3c3 is taken
     cells = {rc(1, 4): 1, rc(2, 7): 1, rc(4, 1): 1, rc(7, 2): 1, rc(3, 3): 2}
     game, state = setup_board(board(cells))
-    assert game.describe(state)["turned"]["1"] == [1]
-    assert 1 in game.describe(state)["stones_left"]["1"]  # still the area's stone
+    assert game.view(state, None).shown["turned"]["1"] == [1]
+    assert 1 in game.view(state, None).shown["stones_left"]["1"]  # still the area's stone
 
 
 def test_moyo_1_5_moyo_and_turned_stones_are_shown_in_every_rendering() -> None:
@@ -237,7 +237,7 @@ def test_moyo_2_2_seats_say_who_is_light_and_who_moves_first() -> None:
     with pytest.raises(UsageError):
         setup(first="C")
     game, state = setup(light="B", first="A")
-    assert game.to_move(state) == "A" and game.describe(state)["dark"] == "A"
+    assert game.to_move(state) == "A" and game.view(state, None).shown["dark"] == "A"
 
 
 def test_moyo_2_3_draft_order_a1_b2_a2_b2_a1() -> None:
@@ -362,7 +362,7 @@ def test_moyo_3_2_placing_into_the_closed_azumaya_cites_3_2() -> None:
     # the rest of the Azumaya is open: close the opening by playing it out
     finish_opening(game, state)
     assert game.phase(state) == "shima"
-    assert "(5,1)" in game.describe(state)["moyo_stones"]
+    assert "(5,1)" in game.view(state, None).shown["moyo_stones"]
     with pytest.raises(IllegalMove, match="moyo 3.2"):
         play(game, state, "9 (5,1)")
 
@@ -399,9 +399,9 @@ def test_moyo_3_3_a_move_may_make_the_puzzle_unsolvable() -> None:
     cells = {rc(4, 7): 1, rc(4, 8): 2, rc(4, 9): 3, rc(1, 1): 4, rc(2, 1): 5, rc(3, 1): 6,
              rc(7, 1): 7, rc(8, 1): 8}
     game, state = setup(puzzle=board(cells))
-    assert game.describe(state)["moyo_stones"] == []
+    assert game.view(state, None).shown["moyo_stones"] == []
     play(game, state, "9 (5,2)")
-    assert "(4,1)" in game.describe(state)["moyo_stones"]
+    assert "(4,1)" in game.view(state, None).shown["moyo_stones"]
     assert not state.over
 
 
@@ -440,8 +440,8 @@ def test_moyo_4_2_victory_points_count_from_before_the_winners_last_stone() -> N
     play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")
     assert state.over
     assert game.result(state) == (True, ("A",), {"A": 2, "B": 0})
-    assert game.describe(state)["victory_points"] == {"A": 2, "B": 0}
-    assert game.describe(state)["end"] == "B cannot place a stone (4.1): A wins with 2 victory points (4.2)"
+    assert game.view(state, None).shown["victory_points"] == {"A": 2, "B": 0}
+    assert game.view(state, None).shown["end"] == "B cannot place a stone (4.1): A wins with 2 victory points (4.2)"
 
 
 def test_moyo_4_2_a_winner_always_has_at_least_one_point() -> None:
@@ -449,7 +449,7 @@ def test_moyo_4_2_a_winner_always_has_at_least_one_point() -> None:
     game, state = setup(puzzle=holes(cell_of(2, 1)))
     play(game, state, f"{SOLVED[cell_of(2, 1)]} (2,1)")
     assert game.result(state).scores == {"A": 1, "B": 0}
-    assert game.describe(state)["end"].endswith("A wins with 1 victory point (4.2)")
+    assert game.view(state, None).shown["end"].endswith("A wins with 1 victory point (4.2)")
     for seed in range(1, 13):
         rep = random_game({"puzzle": str(seed % 6 + 1)}, seed)
         (winner,) = rep.game.result(rep.state).winners
@@ -700,13 +700,13 @@ def test_moyo_5_3_ties_go_to_most_full_shima_then_8_7_down_to_1_then_a_draw() ->
         else:
             tie_breaks += 1
             assert winners == (("A",) if counts_a > counts_b else ("B",))
-            assert "tie broken by more" in game.describe(state)["end"]
+            assert "tie broken by more" in game.view(state, None).shown["end"]
     assert tie_breaks and draws
 
 
 def test_moyo_5_3_victory_points_in_horikomi_are_zero() -> None:  # README ruling 4.2/5
     rep = random_game({"puzzle": "1", "variant": "horikomi"}, 1)
-    assert rep.game.describe(rep.state)["victory_points"] == {"A": 0, "B": 0}
+    assert rep.game.view(rep.state, None).shown["victory_points"] == {"A": 0, "B": 0}
 
 
 # --- refusals name their rule (through the engine's shared checks) ---------------------
@@ -802,4 +802,4 @@ def test_moyo_is_registered() -> None:
 
 def test_moyo_describe_reports_victory_points_null_until_over() -> None:
     game, state = setup()
-    assert game.describe(state)["victory_points"] is None
+    assert game.view(state, None).shown["victory_points"] is None

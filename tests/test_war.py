@@ -93,7 +93,7 @@ def refused_record(rep: engine.Position, kind: str, by: str, rule: str) -> Illeg
 
 
 def cells(rep: engine.Position) -> list[str | None]:
-    return rep.game.describe(rep.state)["cells"]
+    return rep.game.view(rep.state, None).shown["cells"]
 
 
 def on(rep: engine.Position, r: int, c: int) -> str | None:
@@ -182,7 +182,7 @@ def test_war_1_1_1_2_1_4_default_setup_hired_pieces_on_the_first_lines_and_numbe
     assert row(8) == ["W" + d for d in "246813579"]  # 1.4 ruling
     assert row(2) == ["B" + d for d in "135792468"]
     assert all(c is None for r in range(3, 8) for c in row(r))
-    assert rep.game.describe(rep.state)["position"] == DEFAULT_SETUP
+    assert rep.game.view(rep.state, None).shown["position"] == DEFAULT_SETUP
     assert rep.header.options["setup"] == DEFAULT_SETUP
 
 
@@ -569,7 +569,7 @@ def test_war_2_6_an_immobilizer_steps_like_a_king_without_capturing() -> None:
 def test_war_2_6_enemy_numbers_adjacent_to_an_immobilizer_cannot_move(where: Square) -> None:
     rep = start({(5, 5): "I", where: "b3"}, turn="b")
     assert dests(rep, *where) == set()
-    assert at(*where) in rep.game.describe(rep.state)["frozen"]
+    assert at(*where) in rep.game.view(rep.state, None).shown["frozen"]
     away = next(sq for sq in sorted(king_ring(*where)) if sq != (5, 5))
     err = refused(rep, mv("3", where, away), "war 2.6", by="B")
     assert cell_at(5, 5) in err.cells and at(5, 5) in str(err)
@@ -585,7 +585,7 @@ def test_war_2_6_an_immobilized_number_cannot_move_with_a_leap_either() -> None:
 
 def test_war_2_6_an_immobilizer_does_not_immobilize_hired_pieces_or_its_own_numbers() -> None:
     rep = start({(5, 5): "I", (4, 5): "bN", (4, 4): "bS", (6, 6): "3"}, turn="b")
-    assert rep.game.describe(rep.state)["frozen"] == []
+    assert rep.game.view(rep.state, None).shown["frozen"] == []
     assert dests(rep, 4, 5) and dests(rep, 4, 4)
     play(rep, mv("N", (4, 5), (2, 4)), by="B")
     assert dests(rep, 6, 6) == king_ring(6, 6) - {(5, 5)}
@@ -600,7 +600,7 @@ def test_war_2_6_a_number_away_from_the_immobilizer_moves_freely() -> None:
 
 def test_war_2_6_ruling_a_corrector_still_replaces_an_immobilized_number() -> None:
     rep = start({(5, 5): "I", (4, 4): "b3", (3, 4): "bC"}, turn="b")
-    assert at(4, 4) in rep.game.describe(rep.state)["frozen"]
+    assert at(4, 4) in rep.game.view(rep.state, None).shown["frozen"]
     play(rep, fix((4, 4), 8), by="B")
     assert on(rep, 4, 4) == "B8"
 
@@ -673,7 +673,7 @@ def reached() -> engine.Position:
 def test_war_3_1_reaching_the_first_line_does_not_win_at_once_the_number_must_be_taken() -> None:
     rep = reached()
     assert over(rep) == (False, ())
-    assert rep.game.describe(rep.state)["must_take"] == [at(1, 5)]
+    assert rep.game.view(rep.state, None).shown["must_take"] == [at(1, 5)]
     assert rep.to_move() == "B"
 
 
@@ -683,7 +683,7 @@ def test_war_3_1_the_enemy_takes_the_number_on_the_next_turn_and_play_goes_on(ta
     rep = reached()
     play(rep, taking, by="B")
     assert over(rep) == (False, ())
-    assert rep.game.describe(rep.state)["must_take"] == []
+    assert rep.game.view(rep.state, None).shown["must_take"] == []
     assert on(rep, 1, 5) in (None, "B3")
     play(rep, WHITE_SPARE, by="A")
 
@@ -693,7 +693,7 @@ def test_war_3_1_ruling_the_enemy_not_taking_it_loses_at_the_end_of_its_turn(oth
     rep = reached()
     play(rep, other, by="B")
     assert over(rep) == (True, ("A",))
-    end = rep.game.describe(rep.state)["end"]
+    end = rep.game.view(rep.state, None).shown["end"]
     assert "3.1" in end and at(1, 5) in end
     with pytest.raises(IllegalMove):
         play(rep, WHITE_SPARE, by="A")
@@ -702,7 +702,7 @@ def test_war_3_1_ruling_the_enemy_not_taking_it_loses_at_the_end_of_its_turn(oth
 def test_war_3_1_a_number_on_row_2_threatens_nothing() -> None:
     rep = start(FIRST_LINE)
     play(rep, mv("5", (2, 5), (2, 6)))
-    assert rep.game.describe(rep.state)["must_take"] == []
+    assert rep.game.view(rep.state, None).shown["must_take"] == []
     play(rep, mv("N", (1, 9), (3, 8)), by="B")
     assert over(rep) == (False, ())
 
@@ -710,14 +710,14 @@ def test_war_3_1_a_number_on_row_2_threatens_nothing() -> None:
 def test_war_3_1_the_same_holds_for_a_black_number_on_whites_first_line() -> None:
     rep = start({(8, 5): "b5", (9, 4): "3", (1, 1): "S"}, turn="b")
     play(rep, mv("5", (8, 5), (9, 5)), by="B")
-    assert rep.game.describe(rep.state)["must_take"] == [at(9, 5)]
+    assert rep.game.view(rep.state, None).shown["must_take"] == [at(9, 5)]
     play(rep, mv("S", (1, 1), (2, 1)), by="A")
     assert over(rep) == (True, ("B",))
 
 
 def test_war_3_1_a_number_already_standing_there_in_the_setup_must_be_taken_at_once() -> None:
     rep = start({(1, 5): "5", (1, 4): "b3"}, turn="b")
-    assert rep.game.describe(rep.state)["must_take"] == [at(1, 5)]
+    assert rep.game.view(rep.state, None).shown["must_take"] == [at(1, 5)]
     play(rep, mv("N", (1, 9), (3, 8)), by="B")
     assert over(rep) == (True, ("A",))
 
@@ -729,7 +729,7 @@ def test_war_3_2_a_player_with_no_legal_move_loses_after_the_opponents_move() ->
     assert over(rep) == (False, ())
     play(rep, mv("I", (5, 7), (5, 6)))
     assert over(rep) == (True, ("A",))
-    assert "3.2" in rep.game.describe(rep.state)["end"]
+    assert "3.2" in rep.game.view(rep.state, None).shown["end"]
     assert rep.game.legal_moves(rep.state) == []
 
 
@@ -780,7 +780,7 @@ def test_war_3_2_resignation_the_other_seat_wins(corr, tmp_path: Path, by: str, 
 def test_war_3_2_an_accepted_draw_offer_ends_the_game_with_both_seats_winning() -> None:
     rep = start()
     record(rep, "draw-offer", "A")
-    assert rep.game.describe(rep.state)["draw_offer"] == "A"
+    assert rep.game.view(rep.state, None).shown["draw_offer"] == "A"
     record(rep, "draw-accept", "B")
     assert over(rep) == (True, ("A", "B"))
     assert rep.to_move() is None
@@ -800,7 +800,7 @@ def test_war_3_2_a_declined_draw_offer_is_gone_and_the_game_goes_on() -> None:
     rep = start()
     record(rep, "draw-offer", "A")
     record(rep, "draw-decline", "B")
-    assert rep.game.describe(rep.state)["draw_offer"] is None
+    assert rep.game.view(rep.state, None).shown["draw_offer"] is None
     assert over(rep) == (False, ())
     refused_record(rep, "draw-accept", "B", "war 3.2")
     play(rep, mv("N", (9, 4), (7, 5)))
@@ -810,9 +810,9 @@ def test_war_3_2_a_draw_offer_lapses_when_the_other_side_moves() -> None:
     rep = start()
     record(rep, "draw-offer", "A")
     play(rep, mv("N", (9, 4), (7, 5)), by="A")  # the offer stands through its own move
-    assert rep.game.describe(rep.state)["draw_offer"] == "A"
+    assert rep.game.view(rep.state, None).shown["draw_offer"] == "A"
     play(rep, mv("N", (1, 4), (3, 5)), by="B")  # the other side moves instead of answering
-    assert rep.game.describe(rep.state)["draw_offer"] is None
+    assert rep.game.view(rep.state, None).shown["draw_offer"] is None
     refused_record(rep, "draw-accept", "B", "war 3.2")
 
 
@@ -845,7 +845,7 @@ def test_war_3_2_repetition_3_draws_the_third_time_a_position_stands() -> None:
         play(rep, text)
     # the start position stood at the start, after move 4 and after move 8
     assert over(rep) == (True, ("A", "B"))
-    assert "3.2" in rep.game.describe(rep.state)["end"]
+    assert "3.2" in rep.game.view(rep.state, None).shown["end"]
 
 
 def test_war_3_2_without_the_option_repetition_does_not_draw() -> None:
@@ -1255,10 +1255,10 @@ def test_war_2_3_every_generated_move_and_ending_matches_the_rules_written_out_h
         colour, enemy = ("W", "B") if rep.to_move() == "A" else ("B", "W")
         got = {str(m) for m in rep.game.legal_moves(rep.state)}
         want = reference_moves(board, colour)
-        assert got == want, (ply, rep.game.describe(rep.state)["position"], sorted(got - want), sorted(want - got))
+        assert got == want, (ply, rep.game.view(rep.state, None).shown["position"], sorted(got - want), sorted(want - got))
         first_line = range(72, 81) if colour == "W" else range(0, 9)
         threat = [c for c in first_line if board[c] and board[c][0] == enemy and board[c][1].isdigit()]
-        assert rep.game.describe(rep.state)["must_take"] == [name(c) for c in threat]
+        assert rep.game.view(rep.state, None).shown["must_take"] == [name(c) for c in threat]
         # captures and replacements half the time, so that they get played too
         lively = sorted(m for m in got if "x" in m or "=" in m)
         text = rng.choice(lively if lively and rng.random() < 0.5 else sorted(got))
@@ -1272,7 +1272,7 @@ def test_war_2_3_every_generated_move_and_ending_matches_the_rules_written_out_h
         elif not reference_moves(after, enemy):  # 3.2
             assert over(rep) == (True, (mover,)), (ply, text)
         else:
-            assert over(rep) == (False, ()), (ply, text, rep.game.describe(rep.state)["end"])
+            assert over(rep) == (False, ()), (ply, text, rep.game.view(rep.state, None).shown["end"])
 
 
 ENDINGS = {

@@ -174,7 +174,8 @@ class Table(Position):
         log = trial.log
         game = self.game
         version = self.header.corr
-        stamp = clock.stamp(self.when())
+        when = self.when()
+        stamp = clock.stamp(when)
         made: list[Record] = []
         pending = list(actions)
         while pending:
@@ -200,7 +201,7 @@ class Table(Position):
             trial.steps.append(Step(record, action, outcome))
             made.append(record)
             if not pending:
-                pending = [(kind, seat, None, None, None) for kind, seat in self._auto(trial, kind)]
+                pending = [(kind, seat, None, None, None) for kind, seat in self._auto(trial, kind, when)]
         self._commit(trial, made)
         return made
 
@@ -211,18 +212,18 @@ class Table(Position):
         except LookupError:  # a copy without the seed makes no records a seal is due on
             raise UsageError("this copy does not know the deal, so it cannot seal the record") from None
 
-    def _auto(self, trial: Position, last: str) -> list[tuple[str, str]]:
-        """The first record the game makes by itself after one: a timeout ended a game
-        with hidden information, so the dealer reveals the deal; else the game's own
-        (a pass, the reveal)."""
+    def _auto(self, trial: Position, last: str, when: datetime) -> list[tuple[str, str]]:
+        """The first record the game makes by itself after one made at `when`: a timeout
+        ended a game with hidden information, so the dealer reveals the deal; else the
+        game's own (a pass, the reveal)."""
         if trial.forfeit is not None:
             return [("reveal", DEALER)] if self.game.hidden and last != "reveal" else []
-        return self.game.auto_actions(trial.state)[:1]
+        return self.game.automatic(trial.state, when)[:1]
 
     def _opening(self) -> None:
         """The records a new game makes by itself before its first move: the dealer's
         reveal of a game that is over at once (cards 5.1: the first card fits nowhere)."""
-        auto = self.game.auto_actions(self.state)
+        auto = self.game.automatic(self.state, self.when())
         if auto:
             self._make([(auto[0][0], auto[0][1], None, None, None)])
 
@@ -250,13 +251,13 @@ class Table(Position):
 
     def is_due(self) -> bool:
         """Whether time alone has made a record due at `now` (see `due`)."""
-        return bool(self.game.due_actions(self.state, self.when()))
+        return bool(self.game.automatic(self.state, self.when()))
 
     def due(self) -> list[Record]:
         """The records time alone has made due at `now` (Domino's limit: the dealer
         reveals the seed, 6.1, 7.2), appended; [] when there are none."""
         made: list[Record] = []
-        for kind, by in self.game.due_actions(self.state, self.when()):
+        for kind, by in self.game.automatic(self.state, self.when())[:1]:
             made += self._make([(kind, by, None, None, None)])
         return made
 

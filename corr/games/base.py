@@ -1,15 +1,35 @@
-"""What every game plug-in provides, and the small values it exchanges with the engine.
+"""What every game provides, and the small values it exchanges with the engine.
 
-A game never touches files, seq numbers or clocks: it gets an `Action` (a record with
-its move already parsed), checks it against the rules, changes its state and says what
-happened in an `Outcome`. The engine owns the log and asks the game for the rest.
+A game is a subclass of `Game` over a state type of its own (python-chess's variants
+and OpenSpiel's State are the models): class-level metadata, and a few hooks. It never
+touches files, seq numbers or clocks: it gets an `Action` (a record with its move
+already parsed), checks it against the rules, changes its state and says what happened
+in an `Outcome`; time comes in as `now` where a game keeps its own. The engine owns the
+log and asks the game for the rest; the seat view (`corr.seatview`) is the only one to
+ask what a seat sees.
+
+The hooks every game implements:
+
+    initial, clone           the start, and an independent copy of a state
+    on_turn                  who may act now: seats, or the dealer
+    legal_moves              the moves of the seat on turn
+    apply                    an action checked and applied, its outcome
+    result                   over, winners, scores
+    board, view              the cells and everything else a viewer may see
+    state_key                the position as its hash covers it
+
+and those with defaults a game overrides where it differs: `automatic` (records it
+makes by itself: a pass, the dealer's reveal), `shows` (which records a seat may
+read), `public_key`/`sealed_key` (what is hidden in a duel), `check` and `moved_cells`
+(a referee's second look), the rules cited for turns and the end, the dealer's deal
+(`is_hidden`, `dealt_options`, `without_deal`, `whole_view`) and matches.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from corr.errors import IllegalMove, UsageError
 from corr.notation import Move
@@ -121,8 +141,21 @@ class Result(NamedTuple):
     scores: dict[str, int]
 
 
-class Game:
-    """Base of the game plug-ins: class-level metadata plus a few hooks."""
+#: A game's own state type.
+S = TypeVar("S")
+
+
+class Seen(NamedTuple):
+    """What a game's `view` answers: the keys of `corr show --format json` it adds for a
+    viewer, and what a board marks on its cells."""
+
+    shown: dict[str, Any]
+    owners: dict[int, str] = {}  # cell -> the seat it belongs to (boards tint it)
+    last_cell: int | None = None  # the cell the newest move changed
+
+
+class Game(Generic[S]):
+    """Base of the games: class-level metadata plus a few hooks over a state `S`."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -134,7 +167,8 @@ class Game:
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     options: ClassVar[dict[str, Option]] = {}
-    #: record types the game accepts besides the engine's own (comment)
+    #: record types the game accepts besides the engine's own (comment, ruling, timeout,
+    #: vacation)
     record_types: ClassVar[frozenset[str]] = frozenset({"move"})
     #: record types that need the seat to be on turn (checked by the engine)
     turn_types: ClassVar[frozenset[str]] = frozenset({"move", "pass"})
@@ -162,6 +196,127 @@ class Game:
         self.seed = seed
 
     @classmethod
+    def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
+        """Defaults filled in, unknown keys and bad values refused."""
+        resolved: dict[str, str] = {}
+        for key in given:
+            if key not in cls.options:
+                known = ", ".join(sorted(cls.options)) or "none"
+                raise UsageError(f"{cls.name} has no option {key!r} (options: {known})")
+        for key, opt in cls.options.items():
+            value = given.get(key, opt.default)
+            if opt.choices is not None and value not in opt.choices:
+                raise UsageError(f"option {key}={value!r} is not one of: {', '.join(opt.choices)}")
+            resolved[key] = value
+        return resolved
+
+    # --- the hooks every game implements ---------------------------------------------
+    def initial(self) -> S:
+        """The position before the first record."""
+        raise NotImplementedError
+
+    def clone(self, state: S) -> S:
+        """A copy of `state` that changes independently of it."""
+        raise NotImplementedError
+
+    def on_turn(self, state: S) -> tuple[str, ...]:
+        """Every seat that may act now by the records: one in turn-based games, several
+        in a Domino duel (each seat plays its own board at its own pace), the dealer when
+        only its reveal is left; () when the game is over."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: S) -> list[Move]:
+        """The moves the seat on turn may make."""
+        raise NotImplementedError
+
+    def apply(self, state: S, action: Action) -> Outcome:
+        """Check an action against the rules and apply it to `state` in place; raises
+        the IllegalMove of the rule it breaks."""
+        raise NotImplementedError
+
+    def result(self, state: S, now: datetime | None = None) -> Result:
+        """Whether the game is over at `now`, who won, and every seat's score."""
+        raise NotImplementedError
+
+    def board(self, state: S, viewer: str | None = None, now: datetime | None = None) -> list[int]:
+        """The 81 cells, 0 for empty, as `viewer` sees them (None: the public); one board
+        everyone sees in every game but a Domino duel."""
+        raise NotImplementedError
+
+    def view(self, state: S, viewer: str | None, now: datetime | None = None) -> Seen:
+        """Everything beyond the cells that `viewer` (None: the public) may see at `now`:
+        the one place a game says what is hidden from whom. `corr.seatview` asks it for
+        every board, log, mail and bot."""
+        raise NotImplementedError
+
+    def state_key(self, state: S) -> bytes:
+        """A canonical encoding of the position as format 1 hashed it into each record's
+        `state`; in every game but Domino that is the public position, as `public_key`."""
+        raise NotImplementedError
+
+    # --- hooks with defaults -----------------------------------------------------------
+    def to_move(self, state: S, now: datetime | None = None) -> str | None:
+        """The first that may act at `now` (the dealer when only its record is left),
+        None when the game is over."""
+        seats = self.on_turn(state)
+        return seats[0] if seats else None
+
+    def legal_for(self, state: S, seat: str) -> list[Move]:
+        """The moves `seat` may make now: the legal moves when it is on turn."""
+        return self.legal_moves(state) if seat in self.on_turn(state) else []
+
+    def automatic(self, state: S, now: datetime | None = None) -> list[tuple[str, str]]:
+        """(type, seat) records the game makes by itself at `now`: after a record (a seat
+        that can place nothing more passes, the dealer reveals the deal at the end) and
+        once time alone makes one due (Domino's limit, 6.1). The engine appends the
+        first, then asks again."""
+        return []
+
+    def due_at(self, state: S) -> datetime | None:
+        """The instant from which time alone may give `automatic` something to do; None
+        when it never does."""
+        return None
+
+    def shows(self, state: S, by: str, seat: str | None, now: datetime | None = None) -> bool:
+        """Whether `seat` (None: the public) may read a record made by `by`: records are
+        public in every game but a running Domino duel, where one board's moves would
+        give away the digits to come (domino 1.2)."""
+        return True
+
+    def public_key(self, state: S) -> bytes:
+        """A canonical encoding of the public view; its SHA-256 is each record's `state`.
+        Nothing hidden goes in: a player's copy must reach the same bytes, and the hash
+        must not let anyone guess a hidden card (the commitment binds those)."""
+        return self.state_key(state)
+
+    def sealed_key(self, state: S, seat: str) -> bytes | None:
+        """A canonical encoding of what `seat` has that the public does not see yet (a
+        running Domino duel's board), or None: the engine seals it into the record with
+        a hash salted from the dealer's seed, revealed with it."""
+        return None
+
+    def check(self, state: S, move: Move, seat: str | None = None) -> IllegalMove | None:
+        """The main-rule break `move` by `seat` would make in `state`, judged afresh (the
+        referee's second look, a safe example move), or None. Raises for moves that
+        cannot be made at all."""
+        return None
+
+    def moved_cells(self, move: Move) -> tuple[int, ...]:
+        """The cells a move names, for a referee's report (a placement: its cell)."""
+        cell = getattr(move, "cell", None)
+        return () if cell is None else (cell,)
+
+    def end_rule(self, state: S) -> str:
+        """The rule that ended the game, cited when an action comes after the end."""
+        return ""
+
+    def turn_rule_for(self, state: S) -> str:
+        """The rule a seat out of turn breaks in this position (Moyo: its draft or its
+        handicap stones have orders of their own); most games: `turn_rule`."""
+        return self.turn_rule
+
+    # --- the dealer's deal (DESIGN 6); games without hidden information keep these -----
+    @classmethod
     def is_hidden(cls, options: dict[str, str]) -> bool:
         """Whether a game with these (resolved) options hides information: most games
         always or never do; Domino only without a public seed."""
@@ -178,162 +333,7 @@ class Game:
         start); most games add nothing."""
         return options
 
-    @classmethod
-    def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
-        """Defaults filled in, unknown keys and bad values refused."""
-        resolved: dict[str, str] = {}
-        for key in given:
-            if key not in cls.options:
-                known = ", ".join(sorted(cls.options)) or "none"
-                raise UsageError(f"{cls.name} has no option {key!r} (options: {known})")
-        for key, opt in cls.options.items():
-            value = given.get(key, opt.default)
-            if opt.choices is not None and value not in opt.choices:
-                raise UsageError(f"option {key}={value!r} is not one of: {', '.join(opt.choices)}")
-            resolved[key] = value
-        return resolved
-
-    # --- hooks every game implements -------------------------------------------------
-    def initial(self) -> Any:
-        raise NotImplementedError
-
-    def to_move(self, state: Any, now: datetime | None = None) -> str | None:
-        """The seat on turn at `now` (a game with a clock of its own may be over by then),
-        the dealer when only its record is left, None when the game is over."""
-        raise NotImplementedError
-
-    def apply(self, state: Any, action: Action) -> Outcome:
-        """Check an action against the rules and apply it to `state` in place."""
-        raise NotImplementedError
-
-    def end_rule(self, state: Any) -> str:
-        """The rule that ended the game, cited when an action comes after the end."""
-        return ""
-
-    def turn_rule_for(self, state: Any) -> str:
-        """The rule a seat out of turn breaks in this position (Moyo: its draft or its
-        handicap stones have orders of their own); most games: `turn_rule`."""
-        return self.turn_rule
-
-    def on_turn(self, state: Any) -> tuple[str, ...]:
-        """Every seat that may act now: one in turn-based games, several in a Domino
-        duel, where each seat plays its own board at its own pace."""
-        seat = self.to_move(state)
-        return () if seat is None else (seat,)
-
-    def shows(self, state: Any, by: str, seat: str | None, now: datetime | None = None) -> bool:
-        """Whether `seat` (None: the public) may read a record made by `by`: records are
-        public in every game but a running Domino duel, where one board's moves would
-        give away the digits to come (domino 1.2)."""
-        return True
-
-    def due_actions(self, state: Any, now: Any) -> list[tuple[str, str]]:
-        """(type, seat) records a game with a clock of its own needs once `now` is past
-        its limit (Domino's dealer reveals the seed, 6.1, 7.2); the host and
-        `corr claim-timeout` append them."""
-        return []
-
-    def due_at(self, state: Any) -> Any:
-        """The instant (a datetime) from which `due_actions` may have something to do;
-        None when time alone never gives this game a record."""
-        return None
-
-    def legal_for(self, state: Any, seat: str) -> list[Move]:
-        """The moves `seat` may make now: the legal moves when it is on turn."""
-        return self.legal_moves(state) if seat in self.on_turn(state) else []
-
-    def auto_actions(self, state: Any) -> list[tuple[str, str]]:
-        """(type, seat) records the engine appends by itself after a move, e.g. passes."""
-        return []
-
-    def legal_moves(self, state: Any) -> list[Move]:
-        raise NotImplementedError
-
-    def result(self, state: Any, now: datetime | None = None) -> Result:
-        raise NotImplementedError
-
-    def most_points(self, scores: dict[str, int], over: bool) -> Result:
-        """The result of a game where the most points win and equal totals share the win
-        (combat 5.3, cards 5.3)."""
-        if not over:
-            return Result(False, (), scores)
-        best = max(scores.values())
-        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)
-
-    def state_key(self, state: Any) -> bytes:
-        """A canonical encoding of the position as format 1 hashed it into each record's
-        `state`; in every game but Domino that is the public position, as `public_key`."""
-        raise NotImplementedError
-
-    def public_key(self, state: Any) -> bytes:
-        """A canonical encoding of the public view; its SHA-256 is each record's `state`.
-        Nothing hidden goes in: a player's copy must reach the same bytes, and the hash
-        must not let anyone guess a hidden card (the commitment binds those)."""
-        return self.state_key(state)
-
-    def sealed_key(self, state: Any, seat: str) -> bytes | None:
-        """A canonical encoding of what `seat` has that the public does not see yet (a
-        running Domino duel's board), or None: the engine seals it into the record with
-        a hash salted from the dealer's seed, revealed with it."""
-        return None
-
-    def clone(self, state: Any) -> Any:
-        raise NotImplementedError
-
-    def board(self, state: Any, seat: str | None = None, now: datetime | None = None) -> list[int]:
-        """The 81 cells, 0 for empty (a digit otherwise), as `seat` sees them (None: the
-        public); one board everyone sees in every game but a Domino duel."""
-        raise NotImplementedError
-
-    def describe(self, state: Any) -> dict[str, Any]:
-        """Game-specific keys every seat may see, for `show --format json` and the templates."""
-        return {}
-
-    def view(self, state: Any, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
-        """The position as `seat` may see it (None: the public), beyond the board: the
-        one place a game decides what is hidden from whom. `corr.seatview` asks it for every
-        board, log, mail and bot. Games without hidden information show everyone all."""
-        return self.describe(state)
-
-    # --- matches (moyo 4.3); games without them keep these defaults --------------------
-    @classmethod
-    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
-        """The options of a finished game's rematch: the same game with every role swapped.
-        A match is exactly a game and its revenge, so two games make a match only when
-        one's options are the other's `revenge_options`."""
-        raise UsageError(f"{cls.title} has no revenge games")
-
-    def match_points(self, state: Any, forfeit: str | None = None) -> dict[str, Any]:
-        """What a finished game adds to the match, as JSON-ready {what: {seat: n}}
-        (Moyo: {"victory_points": {"A": 0, "B": 3}}). `forfeit` is the seat that lost by
-        a timeout or a ruling (the position knows it, the state does not)."""
-        raise UsageError(f"{self.title} has no matches")
-
-    def match_winners(self, points: list[dict[str, Any]]) -> dict[str, Any]:
-        """The match from each game's `match_points`: {"total": {seat: n}, "unit": ...,
-        "winners": [...] (all seats: a draw), "decided_by": "..."}."""
-        raise UsageError(f"{self.title} has no matches")
-
-    def owners(self, state: Any) -> dict[int, str]:
-        """Cell -> the seat it belongs to, for boards that tint owned cells."""
-        return {}
-
-    def last_cell(self, state: Any) -> int | None:
-        """The cell the newest move changed, marked on boards."""
-        return getattr(state, "last_cell", None)
-
-    def moved_cells(self, move: Move) -> tuple[int, ...]:
-        """The cells a move names, for a referee's report (a placement: its cell)."""
-        cell = getattr(move, "cell", None)
-        return () if cell is None else (cell,)
-
-    def check(self, state: Any, move: Move, seat: str | None = None) -> IllegalMove | None:
-        """The main-rule break `move` by `seat` would make in `state`, judged afresh (the
-        referee's second look, a safe example move), or None. Raises for moves that
-        cannot be made at all."""
-        return None
-
-    def without_deal(self) -> Game:
+    def without_deal(self) -> Game[S]:
         """The game's rules without any deal: what a computer opponent may reason with
         (the options, the seats, the deck's make-up; never the order of a pile)."""
         rules = type(self)(self.opts, self.seats, None)
@@ -344,3 +344,31 @@ class Game:
         """Whether `seat` may see the whole state: in games that hide nothing. A
         computer opponent then gets a copy to try moves on."""
         return not self.hidden
+
+    # --- matches (moyo 4.3); games without them keep these defaults --------------------
+    @classmethod
+    def revenge_options(cls, options: dict[str, str]) -> dict[str, str]:
+        """The options of a finished game's rematch: the same game with every role swapped.
+        A match is exactly a game and its revenge, so two games make a match only when
+        one's options are the other's `revenge_options`."""
+        raise UsageError(f"{cls.title} has no revenge games")
+
+    def match_points(self, state: S, forfeit: str | None = None) -> dict[str, Any]:
+        """What a finished game adds to the match, as JSON-ready {what: {seat: n}}
+        (Moyo: {"victory_points": {"A": 0, "B": 3}}). `forfeit` is the seat that lost by
+        a timeout or a ruling (the position knows it, the state does not)."""
+        raise UsageError(f"{self.title} has no matches")
+
+    def match_winners(self, points: list[dict[str, Any]]) -> dict[str, Any]:
+        """The match from each game's `match_points`: {"total": {seat: n}, "unit": ...,
+        "winners": [...] (all seats: a draw), "decided_by": "..."}."""
+        raise UsageError(f"{self.title} has no matches")
+
+    # --- helpers a game may use ----------------------------------------------------------
+    def most_points(self, scores: dict[str, int], over: bool) -> Result:
+        """The result of a game where the most points win and equal totals share the win
+        (combat 5.3, cards 5.3)."""
+        if not over:
+            return Result(False, (), scores)
+        best = max(scores.values())
+        return Result(True, tuple(s for s in self.seats if scores[s] == best), scores)

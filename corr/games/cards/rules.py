@@ -18,7 +18,7 @@ from typing import Any
 from corr.games.dealing import DEALER, shuffle
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
-from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.base import Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Move, Placement
@@ -77,7 +77,7 @@ class CardsState:
     last_cell: int | None = None
 
 
-class Cards(AsWritten, Game):
+class Cards(AsWritten, Game[CardsState]):
     name = "cards"
     title = "СуДоку"
     aliases = ("судоку",)
@@ -163,12 +163,12 @@ class Cards(AsWritten, Game):
             over=state.over, last_cell=state.last_cell,
         )
 
-    def to_move(self, state: CardsState, now: datetime | None = None) -> str | None:
+    def on_turn(self, state: CardsState) -> tuple[str, ...]:
         if state.over:
-            return None
+            return ()
         if state.ending:
-            return DEALER  # the end is public: the dealer reveals the deal (6.2)
-        return self.seats[state.turn]
+            return (DEALER,)  # the end is public: the dealer reveals the deal (6.2)
+        return (self.seats[state.turn],)
 
     def state_key(self, state: CardsState) -> bytes:
         # public only: cells, turn, points, who holds a card, the pile's count, the
@@ -213,7 +213,7 @@ class Cards(AsWritten, Game):
         cand = state.grid.cand
         return bool(card) and not any(m >> card & 1 for m in cand)
 
-    def auto_actions(self, state: CardsState) -> list[tuple[str, str]]:
+    def automatic(self, state: CardsState, now: datetime | None = None) -> list[tuple[str, str]]:
         """The dealer reveals the deal as soon as the game is at its end (6.2)."""
         if not state.over and (state.ending or self.blocked(state)):
             return [("reveal", DEALER)]
@@ -336,21 +336,18 @@ class Cards(AsWritten, Game):
     def result(self, state: CardsState, now: datetime | None = None) -> Result:
         return self.most_points(self.scores(state), state.over)  # 5.3
 
-    def describe(self, state: CardsState) -> dict[str, Any]:
-        """What every seat sees: the track (3.2), the pile's count, who holds a card."""
-        return {
+    def view(self, state: CardsState, viewer: str | None, now: datetime | None = None) -> Seen:
+        """What every seat sees: the track (3.2), the pile's count, who holds a card; and
+        6.1: a seat its own card and nobody else's, the public no card."""
+        shown: dict[str, Any] = {
             "track": {s: {"laps": p // TRACK, "position": p % TRACK} for s, p in zip(self.seats, state.points)},
             "pile": self.pile_left(state),
             "holding": dict(zip(self.seats, state.holding)),
             "removed": state.removed,
             "end": state.ending if state.over else None,
         }
-
-    def view(self, state: CardsState, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
-        """6.1: a seat sees its own card and nobody else's; the public sees no card."""
-        data = self.describe(state)
-        if seat is not None:
-            card = self.held(state, seat)
+        if viewer is not None:
+            card = self.held(state, viewer)
             if card is not None:
-                data["hand"] = [card] if card else []
-        return data
+                shown["hand"] = [card] if card else []
+        return Seen(shown, last_cell=state.last_cell)

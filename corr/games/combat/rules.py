@@ -11,7 +11,7 @@ from typing import Any
 
 from corr.errors import IllegalMove
 from corr.games.aswritten import AsWritten, Window
-from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.base import Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, FIELD_OF, cell_of, digits_of, name
 from corr.notation import Move, Placement
@@ -79,7 +79,7 @@ def setup_cells() -> list[int]:
     return cells
 
 
-class Combat(AsWritten, Game):
+class Combat(AsWritten, Game[CombatState]):
     name = "combat"
     title = "SUDOKU-Combat"
     aliases = ("sudoku-combat",)
@@ -124,8 +124,8 @@ class Combat(AsWritten, Game):
             last_cell=state.last_cell,
         )
 
-    def to_move(self, state: CombatState, now: datetime | None = None) -> str | None:
-        return None if state.over else self.seats[state.turn]
+    def on_turn(self, state: CombatState) -> tuple[str, ...]:
+        return () if state.over else (self.seats[state.turn],)
 
     def supply(self, state: CombatState) -> dict[int, int]:
         """1.1/1.2: tiles of each digit not on the board."""
@@ -175,10 +175,6 @@ class Combat(AsWritten, Game):
         if not isinstance(move, Placement):
             return None
         return self.check_placement(state, move)
-
-    def owners(self, state: CombatState) -> dict[int, str]:
-        """3.5: every cell of a conquered field is its conqueror's."""
-        return {c: seat for f, seat in state.conquered.items() for c in FIELD_CELLS[f]}
 
     def check_placement(self, state: CombatState, move: Placement) -> IllegalMove | None:
         """The Sudoku-rule break a placement would make (2.2), or None; raises for moves
@@ -351,11 +347,15 @@ class Combat(AsWritten, Game):
     def result(self, state: CombatState, now: datetime | None = None) -> Result:
         return self.most_points(self.scores(state), state.over)  # 5.3
 
-    def describe(self, state: CombatState) -> dict[str, Any]:
-        return {
+    def view(self, state: CombatState, viewer: str | None, now: datetime | None = None) -> Seen:
+        """Everything is public: the conquered fields (every cell of one is its
+        conqueror's, 3.5), the supply (1.1), the tiles left in this turn (4.1)."""
+        shown = {
             "conquered": {str(f): s for f, s in sorted(state.conquered.items())},
             "supply": {str(d): n for d, n in self.supply(state).items()},
             "tiles_this_turn": 1 + state.bonus.get(self.seats[state.turn], 0) - state.placed
             if not state.over
             else 0,
         }
+        owners = {c: seat for f, seat in state.conquered.items() for c in FIELD_CELLS[f]}
+        return Seen(shown, owners, state.last_cell)

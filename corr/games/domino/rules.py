@@ -21,7 +21,7 @@ from typing import Any
 
 from corr.games.dealing import DEALER
 from corr.errors import CorruptLog, IllegalMove, UsageError
-from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.base import Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name
 from corr.notation import Joker, Move, Placement
@@ -108,7 +108,7 @@ class Placed(Outcome):
         return {"scores": {"points": self.points}} if self.points else {}
 
 
-class Domino(Game):
+class Domino(Game[DominoState]):
     name = "domino"
     title = "Sudoku Domino"
     aliases = ("sudoku-domino",)
@@ -338,22 +338,17 @@ class Domino(Game):
         digit = self.given(state, seat)
         return digit is not None and not any(board.grid.fits(c, digit) for c in self.docking(board))
 
-    def auto_actions(self, state: DominoState) -> list[tuple[str, str]]:
-        """The pass of a seat that can place nothing more (1.3), then the dealer's reveal
-        once every board is over (7.2)."""
+    def automatic(self, state: DominoState, now: datetime | None = None) -> list[tuple[str, str]]:
+        """The pass of a seat that can place nothing more (1.3); the dealer's reveal once
+        every board is over, or (6.1, 7.2) once the time has run out at `now`: every game
+        still running is over at the limit."""
+        revealing = self.hidden and self.seed is not None and not state.revealed
+        if self.time_up(now):  # no record of a seat's is taken after the limit: only the reveal
+            return [("reveal", DEALER)] if revealing else []
         for seat in self.playing(state):
             if self.blocked(state, seat):
                 return [("pass", seat)]
-        if self.hidden and not state.revealed and not self.playing(state) and self.seed is not None:
-            return [("reveal", DEALER)]
-        return []
-
-    def due_actions(self, state: DominoState, now: datetime) -> list[tuple[str, str]]:
-        """6.1, 7.2: once the time has run out, every game still running is over at the
-        limit, and the dealer reveals the seed."""
-        if self.hidden and self.seed is not None and not state.revealed and self.time_up(now):
-            return [("reveal", DEALER)]
-        return []
+        return [("reveal", DEALER)] if revealing and not self.playing(state) else []
 
     def due_at(self, state: DominoState) -> datetime | None:
         end = self.deadline()
@@ -497,9 +492,6 @@ class Domino(Game):
         board = state.boards[self.seats.index(seat)] if seat in self.seats else state.boards[0]
         return board.cells
 
-    def last_cell(self, state: DominoState) -> int | None:
-        return state.boards[0].last_cell if not self.duel() else None
-
     def board_view(self, state: DominoState, seat: str, left: int | None) -> dict[str, Any]:
         """One board as its seat sees it: stones and jokers, the docking cells (the orange
         markers, 2.3), the unreachable cells (3.3), lives, jokers left, points, the end."""
@@ -522,7 +514,7 @@ class Domino(Game):
             "ended": ended or None,
         }
 
-    def view(self, state: DominoState, seat: str | None, now: datetime | None = None) -> dict[str, Any]:
+    def view(self, state: DominoState, seat: str | None, now: datetime | None = None) -> Seen:
         """What `seat` (None: the public) sees at `now` (1.2, 2.1): its own board, its
         given digit, lives, jokers and score; in a running duel nothing of another board.
         Once the game is over every board is shown to all. The digit to place is the
@@ -566,4 +558,4 @@ class Domino(Game):
             # a secret order: the digit is its seat's alone, and a copy without the seed
             # has only what the dealer told the seat (corr.seatview)
             data["given"] = self.given(state, mine) if mine is not None and not over else None
-        return data
+        return Seen(data, last_cell=state.boards[0].last_cell if not self.duel() else None)

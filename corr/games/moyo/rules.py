@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corr.errors import IllegalMove, UsageError
-from corr.games.base import QUIET, Action, Game, Option, Outcome, Result
+from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
 from corr.notation import Placement, ShimaPick
@@ -75,7 +75,7 @@ def _has_solution(text: str, cells: list[int]) -> bool:
     return True
 
 
-class Moyo(Game):
+class Moyo(Game[MoyoState]):
     name = "moyo"
     title = "Sudoku Moyo"
     puzzle_tools = {"check": "check"}
@@ -185,14 +185,14 @@ class Moyo(Game):
             return "opening"  # 3.1
         return "shima"
 
-    def to_move(self, state: MoyoState, now: datetime | None = None) -> str | None:
+    def on_turn(self, state: MoyoState) -> tuple[str, ...]:
         if state.over:
-            return None
+            return ()
         if state.picks < 8:
-            return DRAFT_ORDER[self.opts.get("first_pick", "A")][state.picks]
+            return (DRAFT_ORDER[self.opts.get("first_pick", "A")][state.picks],)
         if state.handicap_left:
-            return self.opts["handicap_by"]
-        return state.turn
+            return (self.opts["handicap_by"],)
+        return (state.turn,)
 
     def turn_rule_for(self, state: MoyoState) -> str:
         """The rule a seat out of turn breaks: the draft's order (2.3), the weaker seat's
@@ -472,7 +472,10 @@ class Moyo(Game):
         unit = "victory point" if points == 1 else "victory points"
         return f"{other(winner)} cannot place a stone (4.1): {winner} wins with {points} {unit} (4.2)"
 
-    def describe(self, state: MoyoState) -> dict[str, Any]:
+    def view(self, state: MoyoState, viewer: str | None, now: datetime | None = None) -> Seen:
+        """Everything is public: the phase, the areas and their owners (1.2, 2.3), the
+        Moyo stones and the turned ones (1.5), what each area lacks, victory points once
+        the game is over (4.2) and how it ended."""
         light = self.light_seat()
         data: dict[str, Any] = {
             "phase": self.phase(state),
@@ -492,7 +495,7 @@ class Moyo(Game):
         data["victory_points"] = self.victory_points(state) if state.over else None
         if state.over:
             data["end"] = self.result_text(state)
-        return data
+        return Seen(data, last_cell=state.last_cell)
 
     # --- 4.3 revenge and matches --------------------------------------------------------
     @classmethod

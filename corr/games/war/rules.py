@@ -15,10 +15,9 @@ from __future__ import annotations
 from datetime import datetime
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from corr.errors import IllegalMove, UsageError
-from corr.games.base import Action, Game, Option, Outcome, Result
+from corr.games.base import Action, Game, Option, Outcome, Result, Seen
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Correction, Move, PieceMove
 
@@ -184,7 +183,7 @@ class Fought(Outcome):
         return (f"takes {self.took}" + (", and the Star leaves the board" if self.suicide else ""),)
 
 
-class War(Game):
+class War(Game[WarState]):
     name = "war"
     title = "Sudoku War"
     aliases = ("sudoku-war",)
@@ -228,8 +227,8 @@ class War(Game):
         return bytes(state.piece) + bytes(state.side) + (
             f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}").encode()
 
-    def to_move(self, state: WarState, now: datetime | None = None) -> str | None:
-        return None if state.over else SEAT_OF[state.turn]
+    def on_turn(self, state: WarState) -> tuple[str, ...]:
+        return () if state.over else (SEAT_OF[state.turn],)
 
     def board(self, state: WarState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         """The numbers on the board (hired pieces are no part of the Sudoku, 2.7)."""
@@ -545,9 +544,6 @@ class War(Game):
         scores = {SEAT_OF[col]: sum(1 for s in state.side if s == col) for col in (WHITE, BLACK)}
         return Result(state.over, state.winners, scores)
 
-    def last_cell(self, state: WarState) -> int | None:
-        return state.last[1] if state.last else None
-
     def moved_cells(self, move: Move) -> tuple[int, ...]:
         if isinstance(move, PieceMove):
             return (move.src, move.dst)
@@ -555,7 +551,10 @@ class War(Game):
             return (move.cell,)
         return ()
 
-    def describe(self, state: WarState) -> dict[str, Any]:
+    def view(self, state: WarState, viewer: str | None, now: datetime | None = None) -> Seen:
+        """Everything is public: the pieces by side, the position string (1.4), the last
+        move's cells, the numbers that must be taken (3.1), the frozen ones (2.6), a
+        standing draw offer (3.2) and the end."""
         piece, side = state.piece, state.side
         cells: list[str | None] = []
         for c in range(81):
@@ -564,7 +563,7 @@ class War(Game):
             else:
                 p = piece[c]
                 cells.append(("W" if side[c] == WHITE else "B") + (str(p) if p < 10 else LETTER[p]))
-        return {
+        shown = {
             "cells": cells,
             "position": position_text(piece, side, state.turn),
             "colours": {"A": "White", "B": "Black"},
@@ -575,6 +574,7 @@ class War(Game):
             "draw_offer": state.offer,
             "end": state.ending or None,
         }
+        return Seen(shown, last_cell=state.last[1] if state.last else None)
 
 
 _a = with_article
