@@ -502,16 +502,6 @@ def test_clock_help_has_examples(corr) -> None:  # type: ignore[no-untyped-def]
         assert r.code == 0 and "Example:" in r.out
 
 
-def _engine_has_clock_records() -> bool:
-    from corr import engine
-
-    return "timeout" in getattr(engine, "ENGINE_TYPES", ())
-
-
-pending = pytest.mark.xfail(not _engine_has_clock_records(), strict=False, reason="engine timeout records pending")
-
-
-@pending
 def test_claim_timeout_boundary(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "g.corr"
     with freeze_time("2026-03-01T12:00:00Z") as frozen:
@@ -536,7 +526,6 @@ def test_claim_timeout_boundary(tmp_path: Path, corr) -> None:  # type: ignore[n
         assert corr("audit", path).code == 0
 
 
-@pending
 def test_vacation_command(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "g.corr"
     with freeze_time("2026-03-01T12:00:00Z") as frozen:

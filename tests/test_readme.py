@@ -363,8 +363,14 @@ def test_readme_hosting_section_runs_as_written(tmp_path: Path, corr, monkeypatc
             continue
         result = corr(*args)
         assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
-    assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == ["anna@example.org", "ben@example.org",
+    # the club game to its three seats, then the game the host vouches for to its two
+    assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == ["anna@example.org", "anna@example.org",
+                                                              "ben@example.org", "ben@example.org",
                                                               "cleo@example.org"]
+    from corr.log import store
+
+    hosted = store.read(tmp_path / "games" / "hosted.corr")
+    assert hosted.header.host is not None and hosted.header.corr == 2
 
 
 def test_readme_computer_sections_run_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:

@@ -20,10 +20,7 @@ grown well past it; a move in between replays only the records since.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import os
-import pickle
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,6 +80,8 @@ def _key(folder: Path) -> bytes | None:
             return None
     except OSError:
         return None
+    import secrets
+
     key = secrets.token_bytes(32)
     with os.fdopen(fd, "wb") as f:
         f.write(key)
@@ -119,6 +118,9 @@ def _secret(seed: str | None) -> str:
 def read(path: Path, data: bytes) -> Kept | None:
     """The checkpoint of the log at `path` whose bytes are `data`, where one holds for
     them (see the module's docstring); None otherwise."""
+    import hmac
+    import pickle
+
     folder = _folder()
     key = _key(folder) if folder is not None else None
     if folder is None or key is None:
@@ -194,6 +196,9 @@ def due(table: Position, covered: int) -> bool:
 
 def keep(table: Position) -> None:
     """Keep what replay made of the table's log, for the next command on it."""
+    import hmac
+    import pickle
+
     log = table.log
     if len(log.records) < MIN_RECORDS or log.torn is not None or len(table.steps) != len(log.records) \
             or not log.path.is_file():
@@ -259,6 +264,8 @@ def _one(same: dict[Any, Any], outcome: Any) -> Any:
 
 def _prune(folder: Path) -> None:
     """Drop the oldest checkpoints past MAX_KEPT (looked at on one write in fifty)."""
+    import secrets
+
     if secrets.randbelow(50):
         return
     try:

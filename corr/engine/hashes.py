@@ -11,7 +11,6 @@ never written) hashed a duel's every board into `state` and carry no seal.
 from __future__ import annotations
 
 import hashlib
-import hmac
 from typing import Any
 
 from corr.games.base import Game
@@ -44,5 +43,7 @@ def seal(game: Game, state: Any, seat: str, version: int) -> str | None:
         return None
     if game.seed is None:
         raise LookupError("no seed to key the seal with")
+    import hmac
+
     salt = hashlib.sha256(_SEAL_SALT + game.seed.encode()).digest()
     return hmac.new(salt, seat.encode() + b"|" + hidden, hashlib.sha256).hexdigest()

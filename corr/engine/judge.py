@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from corr import timecontrol
-from corr.engine import rulings
 from corr.engine.position import Position
 from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Outcome
@@ -65,6 +63,8 @@ def apply(game: Game, state: Any, action: Action) -> Outcome:
 def _clock(pos: Position, action: Action, note: str | None, before: list[Record]) -> None:
     """Check a timeout or vacation record against the time control; a due timeout makes
     the seat on turn forfeit."""
+    from corr import timecontrol  # only games with a time control have these records
+
     header = pos.header
     if header.time_control is None:
         raise IllegalMove("", f"this game has no time control, so no {action.type} records")
@@ -103,6 +103,8 @@ def judge(pos: Position, record: Record, index: int, action: Action | None = Non
         move = parse(record.move) if record.move is not None and record.type != "ruling" else None
         action = Action(record.seq, record.type, record.by, move, record.target, record.at)
     if record.type == "ruling":
+        from corr.engine import rulings  # most logs have none
+
         return action, rulings.apply(pos, record, index, judge)
     if pos.forfeit is not None:
         if record.type not in AFTER_FORFEIT:

@@ -155,7 +155,7 @@ class Combat(AsWritten, Game[CombatState]):
         return state.grid.cells
 
     # --- moves ----------------------------------------------------------------------
-    def legal_moves(self, state: CombatState) -> list[Placement]:
+    def legal_moves(self, state: CombatState) -> list[Move]:
         if state.over:
             return []
         supply = self._supply_mask(state)

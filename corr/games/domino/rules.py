@@ -412,8 +412,9 @@ class Domino(Game[DominoState]):
         board.last_cell = cell
         board.moves += 1
         state.last_by = seat
+        completed: tuple[str, ...] = ()
         if kind == "grey":  # 4.2: a placeholder, no points, and a void unit bonus
-            points, completed = 0, ()
+            points = 0
         else:
             points, completed = self._score(board, cell, 5)  # 5: a gold joker used
         return self._after(state, board, seat, points, completed, left)

@@ -15,7 +15,7 @@ from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
-from corr.notation import Placement, ShimaPick
+from corr.notation import Move, Placement, ShimaPick
 from corr.games.moyo.victory import most_stones
 from corr.puzzles.appendix import APPENDIX, parse_puzzle, puzzle_text
 
@@ -275,7 +275,7 @@ class Moyo(Game[MoyoState]):
             return [a for a in DIGITS if a != AZUMAYA]
         return self.shima(state, seat)
 
-    def legal_moves(self, state: MoyoState) -> list[Placement | ShimaPick]:
+    def legal_moves(self, state: MoyoState) -> list[Move]:
         seat = self.to_move(state)
         if seat is None:
             return []
