@@ -8,7 +8,6 @@ secret where this copy has it; without either, only the public position is repla
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from typing import Callable, TypeVar
 
@@ -58,8 +57,7 @@ def run(position: Position, records: list[Record], start: int,
     version = header.corr
     # Runs once per record of every log read: locals only, the hash inlined.
     add_step = position.steps.append
-    state_key = game.public_key if version >= 2 else game.state_key
-    sha256 = hashlib.sha256
+    state_hash = hashes.state_hash
     signers = keys.signers(header)
     signed = any(signers.values())
     sealed = version >= 2 and len(game.seats) > 1 and game.sealed_key(position.state, game.seats[0]) is not None
@@ -88,11 +86,8 @@ def run(position: Position, records: list[Record], start: int,
                 seq=record.seq,
                 kind="illegal",
             ) from None
-        state = position.state  # a ruling that voids a record rebuilds the position
-        key = state_key(state)
-        if position.forfeit is not None:
-            key += b"|forfeit:" + position.forfeit.encode()
-        if sha256(key).hexdigest() != record.state:
+        # the position as it now stands: a ruling that voids a record rebuilds it
+        if state_hash(game, position.state, position.forfeit, version) != record.state:
             raise CorruptLog(
                 f"{log.path}: seq {record.seq}: the position after the record does not match its state hash: "
                 "the log was edited",
