@@ -343,6 +343,7 @@ def parse(text: str) -> Move:
     m = _FAST_PLACEMENT.fullmatch(text)
     if m is not None:
         d, f, p, bang, fields = m.groups()
+        claim: tuple[int, ...] | None
         if bang is None:
             claim = None
         elif fields is None:

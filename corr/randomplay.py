@@ -8,7 +8,7 @@ import random
 from corr import engine
 from corr.engine import dealer
 from corr.errors import IllegalMove
-from corr.notation import Placement
+from corr.notation import Move, Placement
 
 
 def play(
@@ -20,7 +20,7 @@ def play(
     *,
     mischief: float = 0.0,
     game_id: str | None = None,
-) -> engine.Position:
+) -> engine.Table:
     """Play legal moves chosen at random until the game is over; claims every conquest.
     A game with hidden information is dealt from a seed made from `seed`. With
     `mischief` > 0, that share of turns instead tries a move that breaks the main rule or
@@ -32,8 +32,8 @@ def play(
 
 
 def play_on(
-    rep: engine.Position, rng: random.Random, max_records: int = 10_000, *, mischief: float = 0.0
-) -> engine.Position:
+    rep: engine.Table, rng: random.Random, max_records: int = 10_000, *, mischief: float = 0.0
+) -> engine.Table:
     """Go on playing `rep` at random until the game is over (or has `max_records`).
 
     `mischief` is the chance per turn of trying what only as-written play keeps: a move
@@ -54,13 +54,14 @@ def play_on(
     return rep
 
 
-def _mischief(rep: engine.Position, rng: random.Random) -> bool:
+def _mischief(rep: engine.Table, rng: random.Random) -> bool:
     """Try a challenge of the newest move (always, when it broke the rule) or a placement
     the legal moves lack; True when the game took it (a record was made)."""
     game = rep.game
     if "challenge" not in game.record_types:
         return False
     moves = [step for step in rep.steps if step.record.type == "move"]
+    action: tuple[str, str | None, Move | None, int | None]  # record type, by, move, target
     # a watchful table: a move that broke the rule is always challenged, others at times
     if moves and (moves[-1].outcome.illegal is not None or rng.random() < 0.5):
         newest = moves[-1].record
@@ -90,7 +91,7 @@ def deal_seed(seed: int) -> str:
 
 def start(
     game_name: str, players: list[str], options: dict[str, str], seed: int = 0, *, game_id: str | None = None
-) -> engine.Position:
+) -> engine.Table:
     """A new game in memory, dealt from `deal_seed(seed)` when it hides information;
     `game_id` replaces the header's random id."""
     from corr.games import game_class

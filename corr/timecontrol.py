@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict, cast
 
 from corr.decisions import clock_adjustment
 from corr.errors import CorruptLog, UsageError
@@ -55,11 +55,28 @@ _LIMITS = {"days": (1, 3650), "moves": (1, 10000), "increment": (0, 3650), "cap"
 _SUFFIX_KEYS = {"remind": "remind_hours", "vacation": "vacation_days"}
 
 
+class _Needed(TypedDict):
+    """The keys every time control has."""
+
+    kind: str
+    days: int
+
+
+class TimeControl(_Needed, total=False):
+    """A time control `validate` accepted: its kind, and whole numbers for the rest."""
+
+    moves: int
+    increment: int
+    cap: int
+    remind_hours: int
+    vacation_days: int
+
+
 # ---------------------------------------------------------------------------------
 # The time control itself
 
 
-def validate(tc: Any) -> dict[str, int | str]:
+def validate(tc: Any) -> TimeControl:
     """The time control if it is well formed; UsageError naming the fault otherwise."""
     if type(tc) is not dict:
         raise UsageError("time control: should be an object")
@@ -81,7 +98,8 @@ def validate(tc: Any) -> dict[str, int | str]:
             raise UsageError(f"time control: {key} should be a whole number from {low} to {high}, not {value!r}")
     if kind == "bank" and tc["cap"] < tc["days"]:
         raise UsageError(f"time control: the bank's cap ({tc['cap']} days) is below its start ({tc['days']} days)")
-    return tc
+    # the checks above are the TimeControl's keys and types, one by one
+    return cast(TimeControl, tc)
 
 
 def parse(spec: str) -> dict[str, int | str]:
@@ -130,26 +148,27 @@ def parse(spec: str) -> dict[str, int | str]:
             raise UsageError(f"time control {spec!r}: {key} given twice")
         tc[_SUFFIX_KEYS[key]] = number(value, key)
     try:
-        return validate(tc)
+        validate(tc)
     except UsageError as err:
         raise UsageError(f"time control {spec!r}: {str(err).removeprefix('time control: ')}") from None
+    return tc
 
 
 def describe(tc: dict[str, Any]) -> str:
     """The time control in words, e.g. `3 days per move; reminder 24 h before; no vacation`."""
-    tc = validate(tc)
+    valid = validate(tc)
 
     def days(n: int) -> str:
         return f"{n} day" if n == 1 else f"{n} days"
 
-    if tc["kind"] == "per-move":
-        text = f"{days(tc['days'])} per move"
-    elif tc["kind"] == "period":
-        text = f"{tc['moves']} moves in {days(tc['days'])}"
+    if valid["kind"] == "per-move":
+        text = f"{days(valid['days'])} per move"
+    elif valid["kind"] == "period":
+        text = f"{valid['moves']} moves in {days(valid['days'])}"
     else:
-        text = f"bank of {days(tc['days'])}, +{days(tc['increment'])} per move, cap {days(tc['cap'])}"
-    remind = tc.get("remind_hours", DEFAULT_REMIND_HOURS)
-    vacation = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
+        text = f"bank of {days(valid['days'])}, +{days(valid['increment'])} per move, cap {days(valid['cap'])}"
+    remind = valid.get("remind_hours", DEFAULT_REMIND_HOURS)
+    vacation = valid.get("vacation_days", DEFAULT_VACATION_DAYS)
     text += f"; reminder {remind} h before the deadline" if remind else "; no reminders"
     text += f"; vacation {days(vacation)} a year" if vacation else "; no vacation"
     return text
@@ -237,8 +256,9 @@ class Clocks:
         """Advance past one record of the log (`at`: its time, where the caller has it)."""
         if record.type in TALK_TYPES:
             if record.type == "ruling" and (record.move or "").startswith("adjust-clock"):
-                whom, days = clock_adjustment(record)  # type: ignore[misc]
-                if whom in self.turn:
+                adjustment = clock_adjustment(record)  # (seat, days): the record is such a ruling
+                if adjustment is not None and adjustment[0] in self.turn:
+                    whom, days = adjustment
                     self.turn[whom] -= days * DAY
                     self.block[whom] -= days * DAY
                     self.bank[whom] += days * DAY

@@ -170,11 +170,11 @@ def answer(log_path: Path | str, rng: random.Random | None = None, keys: tuple[A
     levels = read(path, table.game.seats)
     check(levels, table.header.game, table.game.seats, [s.seat for s in table.header.seats if s.key])
     while len(done) < MAX_ANSWERS:
-        views = (observe(table, s, moves=True) for s in table.on_turn() if s in levels)
-        view = next((v for v in views if v.legal), None)
-        if view is None:
+        views = ((s, observe(table, s, moves=True)) for s in table.on_turn() if s in levels)
+        found = next(((s, v) for s, v in views if v.legal), None)
+        if found is None:
             break
-        seat = view.viewer
+        seat, view = found
         choice = chooser(table.header.game, levels[seat])(view, rng)
         with engine.writing(path, resume=table) as table:
             records = table.add("move", seat, choice.move, answers=view.seq)

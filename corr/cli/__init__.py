@@ -10,13 +10,17 @@ import errno
 import importlib
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
-try:  # typer >= 0.22 vendors click
-    from typer._click import exceptions as click_exc
-except ImportError:  # pragma: no cover - older typer on top of click
-    from click import exceptions as click_exc  # type: ignore[no-redef]
+if TYPE_CHECKING:  # the typer the project pins (< 0.22) is built on click
+    from click import exceptions as click_exc
+else:
+    try:  # typer >= 0.22 vendors click
+        from typer._click import exceptions as click_exc
+    except ImportError:  # pragma: no cover - older typer on top of click
+        from click import exceptions as click_exc
 
 from corr.cli.app import app
 from corr.errors import CorrError

@@ -6,7 +6,7 @@ import os
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Iterator, Optional, overload
 
 import typer
 
@@ -155,6 +155,10 @@ def check_format(fmt: str, allowed: tuple[str, ...]) -> str:
     return fmt
 
 
+@overload
+def seat_of(file: Path, given: str, option: str = ...) -> str: ...
+@overload
+def seat_of(file: Path, given: Optional[str], option: str = ...) -> Optional[str]: ...
 def seat_of(file: Path, given: Optional[str], option: str = "--by") -> Optional[str]:
     """The seat letter `--by`/`--for` names: the letter itself, or a player's name in any
     case (`--by Ben`). The header is read only for a name; a letter costs nothing."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -45,7 +45,7 @@ def games(as_json: JsonFlag = False) -> None:
     """
     from corr.games import game_class, names
 
-    data = []
+    data: list[dict[str, Any]] = []
     for name in names():
         cls = game_class(name)
         data.append(

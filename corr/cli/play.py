@@ -162,10 +162,10 @@ def new(
     if computer:
         from corr.cli.bots import answered
 
-        from corr.seatview import player
+        from corr.seatview import player as viewer
 
         humans = [s for s in rep.seats if s not in computer]
-        answered(file, rep, fmt, player(rep, humans))  # a computer seat on turn at the start moves at once
+        answered(file, rep, fmt, viewer(rep, humans))  # a computer seat on turn at the start moves at once
         return
     _after(rep, fmt)
 

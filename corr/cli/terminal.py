@@ -78,9 +78,9 @@ def play_game(
 
     session.computer = _computer_seats(file) | dict(parse_bot(spec, rep.seats) for spec in bot or [])
     mine = tuple(dict.fromkeys(s.strip().upper() for s in as_seat)) if as_seat else None
-    for seat in [*(mine or ()), *session.computer]:
-        if seat not in rep.seats:
-            raise UsageError(f"no seat {seat} in this game (seats: {', '.join(rep.seats)})")
+    for named in [*(mine or ()), *session.computer]:
+        if named not in rep.seats:
+            raise UsageError(f"no seat {named} in this game (seats: {', '.join(rep.seats)})")
     session.mine = mine
     if mine is None and observe(rep).own_board:
         humans = [s for s in rep.seats if s not in session.computer]

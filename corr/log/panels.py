@@ -83,7 +83,7 @@ def private_views(log_path: Path | str) -> dict[str, dict[str, Any]]:
         if not (isinstance(seat, str) and isinstance(entry, dict)):
             continue
         seq, view = entry.get("seq"), entry.get("view")
-        if type(seq) is not int or seq < 0 or panel_problem(view) is not None:
+        if type(seq) is not int or seq < 0 or not isinstance(view, dict) or panel_problem(view) is not None:
             continue
         views[seat] = {"seq": seq, "view": dict(view)}
     return views

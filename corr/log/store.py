@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator, Literal
 
 from corr.errors import CorruptLog, UsageError
 from corr.log import lines, locking
@@ -269,7 +269,7 @@ class Writer:
 
 
 @contextmanager
-def locked(path: Path, mode: str, exclusive: bool) -> Iterator:  # yields the open binary file
+def locked(path: Path, mode: Literal["rb", "r+b"], exclusive: bool) -> Iterator[BinaryIO]:
     try:
         f = open(path, mode)
     except OSError as err:

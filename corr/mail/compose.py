@@ -187,7 +187,7 @@ def turn(rep: Any, view: SeatView) -> dict[str, Any]:
         }
     seats = [s.seat for s in rep.header.seats]
     movers = [s for s in rep.on_turn() if s in seats]
-    if seat in movers:
+    if seat is not None and seat in movers:
         return {"kind": "yours", "you": _label(rep, seat), "own_board": view.own_board}
     if view.own_board and seat is not None:  # a duel: other boards are none of this seat's business
         return {"kind": "board-over"}

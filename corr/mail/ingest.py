@@ -476,7 +476,7 @@ def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: 
         return Result(source, False, 1, _internal(err), msg=msg, aside=True)
 
 
-def _internal(err: Exception) -> str:
+def _internal(err: BaseException) -> str:
     return flat(f"internal error, a bug in corr: {type(err).__name__}: {err}", 500)
 
 

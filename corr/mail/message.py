@@ -138,7 +138,8 @@ def attachment_bytes(part: EmailMessage) -> bytes:
     encoded = part.get_payload()
     if isinstance(encoded, str) and len(encoded) > MAX_ATTACHMENT * 4 // 3 + 4096:
         raise UsageError(f"attachment {filename(part)} is over the size limit of {MAX_ATTACHMENT} bytes")
-    data = part.get_payload(decode=True) or b""
+    payload = part.get_payload(decode=True)  # bytes, or None for a multipart
+    data = payload if isinstance(payload, bytes) else b""
     if len(data) > MAX_ATTACHMENT:
         raise UsageError(f"attachment {filename(part)} is over the size limit of {MAX_ATTACHMENT} bytes")
     return data

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl as _ssl
+import sys
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -64,10 +65,10 @@ def load_config(path: Path | str | None, host: str | None = None, port: int | No
     """The SMTP settings from a TOML file, with --smtp-host / --smtp-port over it."""
     data: dict = {}
     if path is not None:
-        try:
+        if sys.version_info >= (3, 11):
             import tomllib
-        except ModuleNotFoundError:  # Python 3.10: the same parser as the package tomli
-            import tomli as tomllib  # type: ignore[no-redef]
+        else:  # Python 3.10: the same parser as the package tomli
+            import tomli as tomllib
 
         try:
             raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))

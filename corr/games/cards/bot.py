@@ -22,6 +22,7 @@ import random
 import time
 from typing import Sequence
 
+from corr.errors import UsageError
 from corr.games.base import BotView, Choice
 from corr.geometry import PEERS, name
 from corr.notation import Placement
@@ -56,6 +57,8 @@ class Table:
     def __init__(self, view: BotView) -> None:
         pos = view.position
         game = view.rules
+        if view.seat is None:  # the public's view: no seat to play, so no legal move
+            raise UsageError(f"seat {view.seat} has no legal move")
         self.seats: list[str] = list(game.seats)
         self.me = self.seats.index(view.seat)
         self.cells = read_board(pos["board"])
@@ -260,9 +263,9 @@ def decide(table: Table, rng: random.Random, deadline: float, *, playouts: int =
             wins[i] += 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
         runs += 1
     best = max(range(len(moves)), key=lambda i: (wins[i], total[i], -i))
-    lead = total[best] / runs
-    return moves[best], lead, (f"scores {turn_score(table.cells, moves[best].cell)}; ends ahead in "
-                               f"{wins[best] / runs:.0%} of {runs} play-outs, {lead:+.1f} against the best other seat")
+    mean = total[best] / runs
+    return moves[best], mean, (f"scores {turn_score(table.cells, moves[best].cell)}; ends ahead in "
+                               f"{wins[best] / runs:.0%} of {runs} play-outs, {mean:+.1f} against the best other seat")
 
 
 def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 2000,

@@ -142,6 +142,8 @@ class Table:
     @classmethod
     def from_view(cls, view: BotView) -> Table:
         game, state = view.rules, view.state
+        if view.seat is None:  # the public's view: no seat to play, so no legal move
+            raise UsageError(f"seat {view.seat} has no legal move")
         seats = list(game.seats)
         scores = [0] * len(seats)
         closed = 0
@@ -314,8 +316,8 @@ class Playout:
             top = max(map(_POP.__getitem__, now.values()))
             best = [m for m, g in now.items() if _POP[g] == top]
             rng.shuffle(best)
-            move = min(best[: self.SAMPLE], key=lambda m: handed(grid, closed, m, now[m], False))
-            table.play(move, now[move])
+            conquest = min(best[: self.SAMPLE], key=lambda m: handed(grid, closed, m, now[m], False))
+            table.play(conquest, now[conquest])
             self.dry = False  # a conquest closes a field: placements near it may be safe again
             return True
         move = None if self.dry else self._safe()

@@ -112,7 +112,7 @@ class Seen:
         d = self.given
         return [c for c in self.docking() if fits(self.cells, c, d)] if d else []
 
-    def points(self, move: Move) -> int:
+    def points(self, move: Placement | Joker) -> int:
         if isinstance(move, Joker):
             return gain(self.cells, move.cell, GOLD if move.kind == "gold" else GREY)
         return gain(self.cells, move.cell, move.digit)
@@ -145,8 +145,8 @@ def greedy(view: BotView, rng: random.Random) -> Choice:
         return Choice(Placement(d, cell), float(points), why)
     jokers = [m for m in view.legal if isinstance(m, Joker)]
     if jokers:
-        move = max(jokers, key=lambda m: (seen.points(m), _opens(seen.cells, m.cell, d), rng.random()))
-        return Choice(move, float(seen.points(move)), f"{d} fits no docking cell: a {move.kind} joker on {name(move.cell)}")
+        joker = max(jokers, key=lambda m: (seen.points(m), _opens(seen.cells, m.cell, d), rng.random()))
+        return Choice(joker, float(seen.points(joker)), f"{d} fits no docking cell: a {joker.kind} joker on {name(joker.cell)}")
     move = rng.choice(view.legal)
     return Choice(move, 0.0, f"{d} fits no docking cell and no joker is left")
 
@@ -323,6 +323,7 @@ def _joker_or_fit(seen: Seen, view: BotView, rng: random.Random) -> Choice:
     Sudoku rule."""
     d = seen.given
     empty = seen.empty()
+    move: Move
     kinds = [k for k in ("gold", "grey") if seen.jokers.get(k)]
     if kinds and len(empty) <= sum(seen.jokers.values()):
         kind = kinds[0]

@@ -33,7 +33,7 @@ from corr.errors import UsageError
 from corr.games.base import Action
 from corr.games.moyo.rules import AREA_CELLS, Moyo, other
 from corr.games.moyo.victory import matching
-from corr.notation import Move, ShimaPick
+from corr.notation import Move, Placement, ShimaPick
 
 #: a won game, in stones; a score beyond WIN - MATE_ZONE is a forced result
 WIN = 1000
@@ -54,9 +54,20 @@ class _OutOfTime(Exception):
     """The deadline passed in the middle of a search."""
 
 
-def _check_view(view: BotView) -> None:
-    if view.state is None or not view.legal:
+def _check_view(view: BotView) -> str:
+    """The seat the bot plays for; refuses a view without the whole position or a legal
+    move (the public's view has neither)."""
+    if view.seat is None or view.state is None or not view.legal:
         raise UsageError(f"seat {view.seat} has no legal move")
+    return view.seat
+
+
+def _rules(view: BotView) -> Moyo:
+    """The view's rules, Moyo's own: what the bots try moves with."""
+    game = view.rules
+    if not isinstance(game, Moyo):
+        raise UsageError(f"the {Moyo.title} computer opponent cannot play {game.title}")
+    return game
 
 
 def placeable_stones(game: Moyo, state: Any, seat: str) -> int:
@@ -111,14 +122,17 @@ def _play(game: Moyo, state: Any, seat: str, move: Move) -> Any:
 def _describe(game: Moyo, move: Move) -> str:
     if isinstance(move, ShimaPick):
         return f"picks {game.area_name(move.field)} as a Shima (2.3)"
+    if not isinstance(move, Placement):
+        raise UsageError(f"{move} is no move of {game.title}")
     area = game.area_of(move.cell)
     return f"places {move} into {game.area_name(area)}"
 
 
 def _draft(view: BotView, rng: random.Random) -> Choice:
     """2.3: the free area with the most placeable stones (ties by `rng`)."""
-    game, state = view.rules, view.state
-    scored = [(_POP[game.placeable(state, m.field)], m) for m in view.legal]
+    game, state = _rules(view), view.state
+    # the draft's moves are all Shima picks (2.3)
+    scored = [(_POP[game.placeable(state, m.field)], m) for m in view.legal if isinstance(m, ShimaPick)]
     top = max(s for s, _ in scored)
     move = rng.choice([m for s, m in scored if s == top])
     return Choice(move, float(top), f"{_describe(game, move)}: {top} placeable stones there")
@@ -128,8 +142,8 @@ def greedy(view: BotView, rng: random.Random) -> Choice:
     """The move that leaves the seat the most placeable stones ahead of the other seat
     (1.5), or that wins at once, leaving the other seat no place (4.1); in the draft the
     Shima with the most placeable stones. Ties are broken by `rng`."""
-    _check_view(view)
-    game, state, seat = view.rules, view.state, view.seat
+    seat = _check_view(view)
+    game, state = _rules(view), view.state
     if isinstance(view.legal[0], ShimaPick):
         return _draft(view, rng)
     horikomi = game.opts["variant"] == "horikomi"
@@ -182,7 +196,7 @@ class _Search:
         it, from `seat`'s side) and that position; the table's move first, then the
         moves that leave the seat best off."""
         game = self.game
-        out = []
+        out: list[tuple[int, Move, Any]] = []
         for move in game.legal_moves(state):
             after = _play(game, state, seat, move)
             value = _ended(game, after, seat, ply + 1) if after.over else _judge(game, after, seat)
@@ -195,6 +209,8 @@ class _Search:
         self._tick()
         game = self.game
         seat = game.to_move(state)
+        if seat is None:  # never: child_value looks further only while the game goes on
+            raise UsageError("the game is over")
         if depth <= 0:
             return _judge(game, state, seat)
         key = game.state_key(state)
@@ -248,10 +264,10 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None, de
     """Alpha-beta search, deepened one ply at a time while time is left: `budget` seconds
     at most (default BUDGET; a deeper search starts only when it should end well within
     them), `depth` plies at most. The draft is played like greedy. Ties are broken by `rng`."""
-    _check_view(view)
+    seat = _check_view(view)
     started = time.perf_counter()
     budget = BUDGET if budget is None else min(budget, HARD_CAP)
-    game, state, seat = view.rules, view.state, view.seat
+    game, state = _rules(view), view.state
     if isinstance(view.legal[0], ShimaPick):
         return _draft(view, rng)
     search = _Search(game, started + budget)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from corr.games.base import BotView, Choice
 from corr.bots.search import from_table, to_table
@@ -64,6 +64,9 @@ BUDGET = 1.0
 SOFT_SHARE = 0.4
 GROWTH = 10
 
+#: War's moves: a piece's step or capture, or a Corrector's change of a digit (2.3)
+WarMove = PieceMove | Correction
+
 
 def _table() -> list[list[list[int]]]:
     """SIGNED[colour][kind][cell]: a piece's worth on a cell, positive for White."""
@@ -83,6 +86,11 @@ def _table() -> list[list[list[int]]]:
 
 
 SIGNED = _table()
+
+
+def _war_moves(moves: list[Move]) -> list[WarMove]:
+    """`moves` as War's own: the game makes nothing but piece moves and corrections."""
+    return cast("list[WarMove]", moves)  # a string: no alias built at run time
 
 
 class _OutOfTime(Exception):
@@ -110,12 +118,12 @@ class _Board:
             elif side[c] and piece[c] == IMMOBILIZER:
                 self.immobilizers[side[c]].append(c)
 
-    def make(self, move: Move) -> tuple[Any, ...]:
+    def make(self, move: WarMove) -> tuple[Any, ...]:
         """Play `move` for the side to move; returns what `take_back` needs."""
         pos = self.pos
         piece, side = pos.piece, pos.side
         pos.turn = 3 - pos.turn
-        if move.__class__ is Correction:
+        if isinstance(move, Correction):
             cell = move.cell
             old = piece[cell]
             piece[cell] = move.digit  # every digit is worth the same: the score stands
@@ -167,13 +175,13 @@ class _Board:
         piece, side = pos.piece, pos.side
         return [c for c in FIRST_LINE[own] if side[c] and side[c] != own and piece[c] < 10]
 
-    def moves(self) -> list[Move]:
+    def moves(self) -> list[WarMove]:
         """The legal moves of the side to move that do not lose at once (3.1): all of
         them, or only those that take the one enemy number on its first line."""
         threats = self.threats()
         if len(threats) > 1:
             return []
-        moves = self.game.legal_moves(self.pos)
+        moves = _war_moves(self.game.legal_moves(self.pos))
         if threats:
             cell = threats[0]
             return [m for m in moves if m.__class__ is PieceMove and m.dst == cell]
@@ -190,7 +198,7 @@ class _Board:
                     out.add(n)
         return out
 
-    def tactical(self) -> list[Move]:
+    def tactical(self) -> list[WarMove]:
         """The side to move's captures and steps onto the enemy's first line: the moves
         that change the game at once, from the game's own generator, asked only for the
         pieces that may make one."""
@@ -198,7 +206,7 @@ class _Board:
         piece, side, own = pos.piece, pos.side, pos.turn
         enemy_line = FIRST_LINE[3 - own]
         frozen = self.held(own)
-        out: list[Move] = []
+        out: list[WarMove] = []
         for cell in range(81):
             if side[cell] != own:
                 continue
@@ -210,7 +218,8 @@ class _Board:
                     continue
             elif kind not in (STAR, KNIGHT):  # the other hired pieces never capture (2.3, 2.4, 2.6)
                 continue
-            for move in game.piece_moves(pos, cell, frozen):
+            # numbers, Stars and Knights only ever step or take: their moves are piece moves
+            for move in cast("list[PieceMove]", game.piece_moves(pos, cell, frozen)):
                 if move.capture or (kind < 10 and move.dst in enemy_line):
                     out.append(move)
         return out
@@ -224,7 +233,7 @@ class _Board:
         return score if self.pos.turn == WHITE else -score
 
 
-def _describe(state: Any, move: Move) -> str:
+def _describe(state: Any, move: WarMove) -> str:
     """What `move` does, in the game's words, in `state` (the position before it)."""
     piece, side = state.piece, state.side
     if isinstance(move, Correction):
@@ -244,9 +253,9 @@ def _describe(state: Any, move: Move) -> str:
     return f"plays {move}"
 
 
-def _gain(board: _Board, move: Move) -> int:
+def _gain(board: _Board, move: WarMove) -> int:
     """The material `move` wins at once (a Star's suicide capture costs the Star)."""
-    if move.__class__ is Correction:
+    if isinstance(move, Correction):
         return 0
     piece, side = board.pos.piece, board.pos.side
     if not side[move.dst]:
@@ -259,16 +268,24 @@ def _check_view(view: BotView) -> None:
         raise UsageError(f"seat {view.seat} has no legal move")
 
 
+def _rules(view: BotView) -> War:
+    """The view's rules, War's own: what the bots make and take back moves with."""
+    game = view.rules
+    if not isinstance(game, War):
+        raise UsageError(f"the {War.title} computer opponent cannot play {game.title}")
+    return game
+
+
 def greedy(view: BotView, rng: random.Random) -> Choice:
     """The move with the best immediate result: a win at once (the other side left
     without a legal move, 3.2), else the most material taken, never a move that loses
     at once by leaving an enemy number on the first line (3.1); ties broken by `rng`."""
     _check_view(view)
-    board = _Board(view.rules, view.state)
+    board = _Board(_rules(view), view.state)
     saving = set(board.moves())
-    best: list[Move] = []
+    best: list[WarMove] = []
     best_value = -2 * WIN
-    for move in view.legal:
+    for move in _war_moves(view.legal):
         if move not in saving:
             value = -WIN
         else:
@@ -303,19 +320,19 @@ class _Search:
         self.board = board
         self.deadline = deadline
         self.nodes = 0
-        self.table: dict[bytes, tuple[int, int, int, Move | None]] = {}
-        self.killers: list[list[Move | None]] = [[None, None] for _ in range(128)]
+        self.table: dict[bytes, tuple[int, int, int, WarMove | None]] = {}
+        self.killers: list[list[WarMove | None]] = [[None, None] for _ in range(128)]
         self.history: dict[int, int] = {}  # id of a piece move -> how often it refuted a line
         self.key = board.game.state_key
         #: root moves that draw by repetition (3.2)
-        self.draws: set[Move] = set()
+        self.draws: set[WarMove] = set()
 
     def _tick(self) -> None:
         self.nodes += 1
         if not self.nodes & 63 and time.perf_counter() > self.deadline:
             raise _OutOfTime
 
-    def ordered(self, moves: list[Move], first: Move | None, ply: int) -> list[Move]:
+    def ordered(self, moves: list[WarMove], first: WarMove | None, ply: int) -> list[WarMove]:
         """Best first: the table's move, captures by MVV-LVA, arrivals on the enemy's
         first line, killers, then by history. The game makes each piece move once
         (War keeps them), so moves are told apart by identity, which is cheap;
@@ -326,10 +343,10 @@ class _Search:
         history = self.history
         table_correction = first if first.__class__ is Correction else None
 
-        def key(move: Move) -> int:
+        def key(move: WarMove) -> int:
             if move is first:
                 return 10_000_000
-            if move.__class__ is Correction:
+            if isinstance(move, Correction):
                 return 10_000_000 if table_correction is not None and move == table_correction else 0
             dst = move.dst
             if side[dst]:
@@ -342,7 +359,7 @@ class _Search:
 
         return sorted(moves, key=key, reverse=True)
 
-    def staged(self, moves: list[Move], first: Move | None, ply: int) -> Iterator[Move]:
+    def staged(self, moves: list[WarMove], first: WarMove | None, ply: int) -> Iterator[WarMove]:
         """The table's move first, when it is among `moves`; the rest are ordered only
         when it does not cut the node short."""
         if first is not None:
@@ -416,14 +433,14 @@ class _Search:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        if move.__class__ is Correction or not board.pos.side[move.dst]:
+                        if isinstance(move, Correction) or not board.pos.side[move.dst]:
                             self._remember(move, depth, ply)
                         break
         bound = 1 if best >= beta else (-1 if best <= start_alpha else 0)
         self.table[key] = (depth, to_table(best, ply, WIN, MATE_ZONE), bound, best_move)
         return best
 
-    def _remember(self, move: Move, depth: int, ply: int) -> None:
+    def _remember(self, move: WarMove, depth: int, ply: int) -> None:
         """A quiet piece move that refuted a line: try it early in its sisters' lines too."""
         if move.__class__ is Correction:
             return
@@ -433,7 +450,7 @@ class _Search:
                 killers[1], killers[0] = killers[0], move
         self.history[id(move)] = self.history.get(id(move), 0) + depth * depth
 
-    def root(self, moves: list[Move], depth: int, found: list[tuple[Move, int]]) -> None:
+    def root(self, moves: list[WarMove], depth: int, found: list[tuple[WarMove, int]]) -> None:
         """Search every root move to `depth`; appends (move, score) to `found` as each
         is settled, the best so far last, so a search cut short still has an answer."""
         board = self.board
@@ -461,10 +478,10 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, depth: 
     plies at most. Ties between equally good moves are broken by `rng`."""
     _check_view(view)
     started = time.perf_counter()
-    board = _Board(view.rules, view.state)
+    board = _Board(_rules(view), view.state)
     saving = board.moves()
     if not saving:
-        move = rng.choice(view.legal)
+        move = rng.choice(_war_moves(view.legal))
         return Choice(move, -WIN / NUMBER, f"{_describe(view.state, move)}: every move loses (3.1, 3.2)")
     moves = list(saving)
     rng.shuffle(moves)
@@ -473,11 +490,11 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, depth: 
     if len(moves) == 1:
         return Choice(moves[0], board.evaluate() / NUMBER, f"{_describe(view.state, moves[0])}: the only move that "
                       "does not lose at once")
-    search.draws = _repeating(board, moves) if view.rules.repetition else set()
+    search.draws = _repeating(board, moves) if board.game.repetition else set()
     best, best_value, reached = moves[0], -2 * WIN, 0
     last = 0.0  # how long the last iteration took
     for d in range(1, (depth or 64) + 1):
-        found: list[tuple[Move, int]] = []
+        found: list[tuple[WarMove, int]] = []
         began = time.perf_counter()
         try:
             search.root(moves, d, found)
@@ -500,7 +517,7 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, depth: 
     return Choice(best, best_value / NUMBER, _why(view.state, best, best_value, reached))
 
 
-def _repeating(board: _Board, moves: list[Move]) -> set[Move]:
+def _repeating(board: _Board, moves: list[WarMove]) -> set[WarMove]:
     """repetition=3: the moves after which a position stands a third time, a draw (3.2)."""
     pos = board.pos
     draws = set()
@@ -512,7 +529,7 @@ def _repeating(board: _Board, moves: list[Move]) -> set[Move]:
     return draws
 
 
-def _why(state: Any, move: Move, value: int, depth: int) -> str:
+def _why(state: Any, move: WarMove, value: int, depth: int) -> str:
     """The strong level's reason: the move, and what the search expects of it."""
     what = _describe(state, move)
     if value > WIN - MATE_ZONE:
