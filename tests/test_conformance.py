@@ -15,8 +15,11 @@ else here names a game. The checks, for each example, each seat count the game a
 6. a golden playthrough per game pins one whole game, byte for byte;
 7. games with hidden information (`hidden = True`, DESIGN 6) leak nothing: each seat's
    view and rendered bytes carry only its own secret, nothing public depends on the
-   deal, a player's copy verifies every record, the reveal lets any copy re-deal and
-   audit, and a copy without the dealer's secret takes no moves.
+   deal, every byte a seat or the public gets (boards, move list, mail, commands) is
+   the same in a world where all it may not see differs (a running Domino duel's other
+   boards too, whatever the seed), a player's copy verifies every record, the reveal
+   lets any copy re-deal and audit, and a copy without the dealer's secret takes no
+   moves.
 
 After an intended change to random play, a game or the log format, regenerate the
 playthroughs with
@@ -28,7 +31,9 @@ and read the diff of tests/golden/playthrough-*.txt before committing.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import difflib
 import hashlib
 import json
 import random
@@ -45,11 +50,12 @@ from corr import audit, engine, games, randomplay, seatview as view
 from corr.engine import dealer
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.games.base import Action, Outcome
-from corr.log import lines, store
+from corr.log import lines, panels, store
 from corr.log.lines import Header, Record
+from corr.mail import compose as mail
 from corr.notation import Placement, parse
 from corr.record_text import game_text
-from corr.render import FORMATS, render_position
+from corr.render import FORMATS, render, render_position
 from conftest import GOLDEN, assert_golden
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara", "Emil", "Fay"]
@@ -862,17 +868,18 @@ def redealt(rep: engine.Position, case: Case, keep: int | None) -> engine.Positi
     raise AssertionError(f"{case}: no other deal changes every hidden part")
 
 
-@pytest.mark.parametrize("case", HIDDEN, ids=str)
+#: The hidden cases whose hidden part is the state (hands, a pile), which `redealt`
+#: deals anew. Where every seat plays a board of its own (Domino) it is the game's
+#: digit order and the other boards: the differential test below swaps those itself.
+REDEALT = [case for case in HIDDEN if not games.game_class(case.game).own_boards]
+
+
+@pytest.mark.parametrize("case", REDEALT, ids=str)
 def test_nothing_public_and_no_other_seat_depends_on_the_deal(case: Case) -> None:
     """Another deal - other hands, another pile - leaves the public hash and the public
     bytes alone, and each seat's bytes too as long as its own share stays."""
-    try:
-        fields = hidden_fields(case)
-    except CorruptLog:  # another seed cannot go with this header: it deals another start
-        fields = ()
-    if not fields:
-        pytest.skip("the hidden part is the game's (Domino's digit order), not its state: test_domino.py "
-                    "swaps the order and checks the same")
+    fields = hidden_fields(case)
+    assert fields, "the deal changes the state"
     log = dealers_copy(case)
     changed: set[str] = set()
     for seq in positions(len(log.records), 5):
@@ -894,6 +901,245 @@ def test_nothing_public_and_no_other_seat_depends_on_the_deal(case: Case) -> Non
                     f"seat {seat}'s {fmt} depends on another seat's secret"
                 )
     assert changed == set(played(case).game.seats), "each seat's view shows its own secret"
+
+
+# -- every byte a seat gets, in two worlds --------------------------------------------
+#: The cases with something a seat or the public may not see: a deal (HIDDEN), and, where
+#: every seat plays a board of its own, the other boards while the duel runs, whatever
+#: the seed (a public one too).
+SECRETIVE = [
+    case for case in FIRST if case.hidden or (games.game_class(case.game).own_boards and case.players > 1)
+]
+#: Each is checked on the dealer's copy and, where there is a deal, on a player's copy
+#: (the public log without the secret, a seat's own hidden part from its kept panel).
+SECRETIVE_COPIES = [
+    pytest.param(case, whose, id=f"{case}-{whose}s-copy")
+    for case in SECRETIVE
+    for whose in ("dealer", *(("player",) if case.hidden else ()))
+]
+
+
+@lru_cache(maxsize=None)
+def mailed(case: Case) -> bytes:
+    """The case's log with an address for every seat (a message needs one), its records
+    chained anew and otherwise the same: no state hash covers an address."""
+    log = played(case).log
+    seats = tuple(s._replace(email=f"{s.name.lower()}@example.org") for s in log.header.seats)
+    return encode(log.header._replace(seats=seats), log.records)
+
+
+def copy_bytes(case: Case, seq: int) -> bytes:
+    """The mailed log as it was at `seq`."""
+    log = parsed(mailed(case))
+    return encode(log.header_raw, log.records[:seq])
+
+
+def other_order(game: Any, keep: int) -> Any:
+    """A copy of a game dealt by a digit order (Domino) whose order differs in every digit
+    after its first `keep` entries, the cells of those taken in reverse; with a secret
+    seed, the secret is another too."""
+    order = game.deal.order
+    rest = order[keep:]
+    other = copy.copy(game)
+    other.deal = dataclasses.replace(
+        game.deal, order=order[:keep] + tuple((cell, digit % 9 + 1) for (cell, _), (_, digit) in zip(rest[::-1], rest))
+    )
+    if game.hidden:
+        other.seed = randomplay.deal_seed(4321)
+    return other
+
+
+def order_known(rep: engine.Position, viewer: str | None) -> int:
+    """How many entries of the digit order `viewer` may know: a seat, its board's placed
+    digits and the one it is given (at index `placed`); the public, the placed digits of
+    the boards it sees (the one board of a game of one, every board once a duel is
+    over, none before) and the given digit where it is shown it (a public seed, a game of
+    one that runs)."""
+    game: Any = rep.game
+    state = rep.state
+    if viewer is not None:
+        return game.board_of(state, viewer).placed + 1
+    over = game.over(state, rep.when())
+    if game.duel():
+        return max(b.placed for b in state.boards) if over else 0
+    return state.boards[0].placed + (0 if game.hidden or over else 1)
+
+
+def other_boards(rep: engine.Position, viewer: str | None, pool: list[Any]) -> Any:
+    """The state with, while a duel runs, every board but the viewer's another one from
+    `pool` whose game is over or runs as the real one's (which is public), and another
+    seat as the newest mover; the state itself otherwise."""
+    game: Any = rep.game
+    state = game.clone(rep.state)
+    if not game.duel() or game.over(state, rep.when()):
+        return state
+    for i, (seat, board) in enumerate(zip(game.seats, rep.state.boards)):
+        if seat != viewer:
+            swap = next((b for b in pool if bool(b.ended) == bool(board.ended) and b.key() != board.key()), None)
+            assert swap is not None, f"no other board for seat {seat} at seq {rep.seq}"
+            state.boards[i] = swap.copy()
+    state.last_by = next(s for s in game.seats if s not in (rep.state.last_by, viewer))
+    return state
+
+
+def unseen_differs(rep: engine.Position, case: Case, viewer: str | None, pool: list[Any]) -> engine.Position:
+    """`rep` (the dealer's copy) with everything `viewer` may not see different: another
+    deal but the viewer's own share (`redealt`); where every seat plays its own board,
+    the digit order after what the viewer may know, and in a running duel every other
+    board. Its log and records are the same."""
+    if not rep.game.own_boards:
+        other = redealt(rep, case, None if viewer is None else rep.game.seats.index(viewer))
+        assert plain(other.state) != plain(rep.state) and other.game.seed != rep.game.seed
+    else:
+        game: Any = rep.game
+        keep = order_known(rep, viewer)
+        other = dataclasses.replace(rep, game=other_order(game, keep), state=other_boards(rep, viewer, pool))
+        order, others = game.deal.order, other.game.deal.order  # type: ignore[attr-defined]
+        assert keep < len(order) and others[:keep] == order[:keep] and others[keep:] != order[keep:]
+        if game.duel() and not game.over(rep.state, rep.when()):
+            assert all(plain(o) != plain(b) for s, o, b in zip(game.seats, other.state.boards, rep.state.boards)
+                       if s != viewer), "every other board differs"
+        # what is public stays: the state hash, and the viewer's own sealed board
+        assert other.game.public_key(other.state) == game.public_key(rep.state)
+        if viewer is not None:
+            assert other.game.sealed_key(other.state, viewer) == game.sealed_key(rep.state, viewer)
+    assert other.log is rep.log and other.steps == rep.steps, "the same records in both worlds"
+    return other
+
+
+def message_parts(msg: Any) -> list[tuple[Any, ...]]:
+    """Everything a message says, part by part, but what differs on every composing: its
+    Message-ID and the MIME boundaries."""
+    said = []
+    for part in msg.walk():
+        headers = [(k, str(v)) for k, v in part.items()
+                   if k != "Message-ID" and not (k == "Content-Type" and part.is_multipart())]
+        said.append((part.get_content_type(), headers, None if part.is_multipart() else part.get_payload(decode=True)))
+    return said
+
+
+def everything_shown(world: engine.Position, viewer: str | None) -> dict[str, Any]:
+    """Every byte `viewer` (None: the public) gets of `world`, by where it goes: the board
+    in every format, the move list, a message's records, attachment, Subject and both
+    parts (what they say), and for a seat its private panel, the whole message it is
+    mailed, and where it is on turn on a dealer's copy its legal moves, the example a
+    message shows and what a computer opponent is given to reason with."""
+    shown = view.observe(world, viewer)
+    seen: dict[str, Any] = {f"board ({fmt})": render(shown, fmt) for fmt in FORMATS}
+    seen["move list"] = game_text(shown, world.header)
+    seen["records since 0"] = view.record_lines(shown, world, 0)
+    seen["records since the last"] = view.record_lines(shown, world, shown.seq - 1)
+    seen["attachment"] = view.log_lines(shown, world)
+    seen["subject"] = mail.subject(world, viewer)
+    seen["rules"] = plain(shown.rules)
+    for fmt in ("text", "html"):  # a Markup field as its text
+        seen[f"letter ({fmt})"] = json.loads(json.dumps(mail.letter(world, viewer, None, None, fmt)))
+    if viewer is not None:
+        seen["private panel"] = view.private(world, viewer)
+        seen["message"] = message_parts(mail.compose(world, viewer))
+        if world.game.dealt and viewer in world.on_turn() and not world.result().over:
+            moves = view.observe(world, viewer, moves=True)
+            seen["legal moves"] = ([str(m) for m in moves.legal], str(moves.example()), plain(moves.state))
+    return seen
+
+
+def differences(real: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """What differs between two worlds' `everything_shown`, each with a diff."""
+    found = []
+    for what, mine in real.items():
+        theirs = other[what]
+        if mine == theirs:
+            continue
+        a, b = (v if isinstance(v, str) else json.dumps(v, indent=1, sort_keys=True, default=repr)
+                for v in (mine, theirs))
+        diff = difflib.unified_diff(a.splitlines(), b.splitlines(), "real world", "other world", n=1, lineterm="")
+        found.append(f"{what}:\n" + "\n".join(list(diff)[:30]))
+    return found
+
+
+def runs_as_shown(corr: Callable[..., Any], path: Path, real: engine.Position, viewer: str | None) -> None:
+    """The commands `viewer` runs on the copy at `path` print what `everything_shown`
+    compared: `corr show` (--for the seat) in every format, `corr log` (the public's),
+    and `corr legal --json` where the seat is on turn on a dealer's copy."""
+    shown = view.observe(real, viewer)
+    seat = () if viewer is None else ("--for", viewer)
+    for fmt in FORMATS:
+        ran = corr("show", path, *seat, "--format", fmt)
+        assert (ran.code, ran.err) == (0, ""), ran.err
+        assert ran.out == render(shown, fmt), f"corr show {' '.join(seat)} --format {fmt} at seq {real.seq}"
+    if viewer is None:
+        ran = corr("log", path)
+        assert (ran.code, ran.out, ran.err) == (0, game_text(shown, real.header), "")
+    elif real.game.dealt and viewer in real.on_turn() and not real.result().over:
+        ran = corr("legal", path, "--for", viewer, "--json")
+        assert (ran.code, ran.err) == (0, ""), ran.err
+        moves = [str(m) for m in view.observe(real, viewer, moves=True).legal]
+        assert json.loads(ran.out) == {"seat": viewer, "moves": moves}
+
+
+@pytest.mark.parametrize("case, whose", SECRETIVE_COPIES)
+def test_every_byte_a_seat_gets_depends_only_on_what_it_may_see(
+    case: Case, whose: str, corr: Callable[..., Any], tmp_path: Path
+) -> None:
+    """A differential check. For each viewer - every seat, and the public - at a few
+    positions, a second world in which everything the viewer may not see is different
+    (another deal but the viewer's share; Domino: another digit order after what the
+    viewer may know, and in a running duel every other board; on a player's copy, every
+    other seat's kept panel) and the records are the same: every byte the viewer gets
+    is the same in both. What the commands it runs on the real copy print is what was
+    compared."""
+    rep = played(case)
+    last = reveal_index_of(rep.log.records) if whose == "player" else len(rep.log.records)
+    seqs = positions(last, 3)
+    dealt = {seq: engine.replay(parsed(copy_bytes(case, seq), case.deal if case.hidden else None)) for seq in seqs}
+    pool = [b for seq in reversed(seqs) for b in getattr(dealt[seq].state, "boards", ())]
+    viewers: list[str | None] = [None, *rep.game.seats]
+    checked: dict[str | None, int] = {}
+    panels_shown = 0
+    for seq in seqs:
+        data = copy_bytes(case, seq)
+        path = tmp_path / f"{seq}" / "game.corr"
+        path.parent.mkdir()
+        path.write_bytes(data)
+        if whose == "dealer":
+            real = dealt[seq]
+            if case.hidden:
+                dealer.write_secret(path, dealer.Secret(case.deal))
+            worlds = {v: unseen_differs(real, case, v, pool) for v in viewers}
+        else:  # what the dealer's latest messages told each seat, kept beside the copy
+            other = unseen_differs(dealt[seq], case, None, pool)
+            for seat in rep.game.seats:
+                panels.keep_private(path, seat, seq, view.private(dealt[seq], seat))
+            real = engine.load(path)
+            assert not real.game.dealt and not real.private
+            kept = panels.private_views(path)  # as the copy reads them (a panel it would not take left out)
+            for seat, entry in kept.items():  # each seat is shown its own hidden part from its panel alone
+                own = view.observe(real, seat).position
+                assert {k: own.get(k) for k in entry["view"]} == entry["view"]
+                panels_shown += bool(entry["view"])
+            worlds = {}
+            for v in viewers:
+                private = {s: entry for s, entry in kept.items() if s == v}
+                for s in rep.game.seats:
+                    panel = view.private(other, s)
+                    if s != v and panels.panel_problem(panel) is None:
+                        private[s] = {"seq": seq, "view": panel}
+                if private != kept:
+                    worlds[v] = dataclasses.replace(real, private=private)
+        assert real.seq == seq and store.text(real.log) == data
+        for viewer, world in worlds.items():
+            found = differences(everything_shown(real, viewer), everything_shown(world, viewer))
+            assert not found, f"{whose}'s copy at seq {seq}, viewer {viewer or 'the public'}:\n" + "\n".join(found)
+            checked[viewer] = checked.get(viewer, 0) + 1
+        for viewer in viewers:
+            runs_as_shown(corr, path, real, viewer)
+    # every viewer has something it may not see: on a dealer's copy at every position; on
+    # a player's copy, another seat's panel (the public: every seat's) at some position
+    assert set(checked) == ({None} if whose == "player" and len(viewers) == 2 else set(viewers)), checked
+    if whose == "dealer":
+        assert set(checked.values()) == {len(seqs)}, checked
+    else:
+        assert panels_shown, "a seat's copy shows what its kept panel tells"
 
 
 def players_copy(case: Case) -> store.GameLog:
