@@ -131,18 +131,18 @@ def vacation(
     Example:
       corr vacation game.corr --by A --days 7
     """
-    from corr import clock, engine, timecontrol
+    from corr import engine, timecontrol
     from corr.errors import UsageError
+    from corr.identity import load_private
 
     if by is None and sign is None:
         raise UsageError("missing option --by: name the seat taking the vacation (or --sign with its key)")
-    by = seat_of(file, by)
-    if by is not None:
-        # Refuse early with the reason; the engine checks again under the log's lock.
-        rep = engine.load(file)
-        timecontrol.check_vacation(
-            rep.header, rep.standing(), by, days, clock.now(), to_move=_to_move(rep)
-        )
-    rep, records = engine.act(file, "vacation", by=by, note=str(days), key=sign)
+    seat = seat_of(file, by)
+    with engine.writing(file) as rep:
+        if sign is not None:
+            seat = rep.seat_of_key(load_private(sign), seat, str(sign))
+        if seat is not None:  # the reason in the words of the time control, before the record is judged
+            timecontrol.check_vacation(rep.header, rep.standing(), seat, days, rep.when(), to_move=_to_move(rep))
+        records = rep.add("vacation", seat, note=str(days))
     record = records[0]
     typer.echo(f"{file}: seq {record.seq}: {record.by} is on vacation for {days} days from {record.at}")

@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from corr.games.base import BotView, Choice
-from corr.bots.search import from_table, to_table
+from corr.games.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.base import Action
 from corr.games.moyo.rules import AREA_CELLS, Moyo, other

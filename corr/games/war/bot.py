@@ -31,7 +31,7 @@ import time
 from typing import Any, Iterator, cast
 
 from corr.games.base import BotView, Choice
-from corr.bots.search import from_table, to_table
+from corr.games.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.war.rules import (
     BLACK, COLOUR_NAME, CORRECTOR, FIRST_LINE, IMMOBILIZER, KING, KNIGHT, LEAP, PIECE_NAME, STAR, WHITE, War,

@@ -1,4 +1,5 @@
-"""What the searching bots share: won and lost scores kept in a transposition table.
+"""What the searching computer opponents (War's, Moyo's) share: won and lost scores kept in a
+transposition table.
 
 A win found `ply` moves below the root is worth less the further away it is, so the
 search prefers the quickest win. A table entry is reached by many paths at many depths,
