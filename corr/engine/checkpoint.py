@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from corr.engine.position import Position, Step
 from corr.games.base import Action
@@ -45,8 +44,7 @@ _code: str | None = None
 _last: tuple[Path, Kept] | None = None
 
 
-@dataclass
-class Kept:
+class Kept(NamedTuple):
     """A checkpoint as read: the records of the first `count` lines and what replay made
     of them, for a position to go on from."""
 
@@ -118,9 +116,8 @@ def _secret(seed: str | None) -> str:
 def read(path: Path, data: bytes) -> Kept | None:
     """The checkpoint of the log at `path` whose bytes are `data`, where one holds for
     them (see the module's docstring); None otherwise."""
-    import hmac
-    import pickle
-
+    if data.count(b"\n") <= MIN_RECORDS:  # a short log: none is kept for it
+        return None
     folder = _folder()
     key = _key(folder) if folder is not None else None
     if folder is None or key is None:
@@ -129,6 +126,9 @@ def read(path: Path, data: bytes) -> Kept | None:
         raw = (folder / _name(path)).read_bytes()
     except OSError:
         return None
+    import hmac
+    import pickle
+
     head = len(_MAGIC)
     if not raw.startswith(_MAGIC) or len(raw) < head + 32:
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from corr import clock, timecontrol
+from corr import clock
 from corr.errors import CorruptLog, UsageError
 from corr.games import game_class
 from corr.games.base import Game
@@ -38,6 +38,8 @@ def make_game(header: Header, seed: str | None = None) -> Game:
             kind="header",
         )
     if header.time_control is not None:
+        from corr import timecontrol  # only games with a time control need it
+
         try:
             timecontrol.validate(dict(header.time_control))
         except UsageError as err:
