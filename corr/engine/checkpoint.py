@@ -45,10 +45,10 @@ _last: tuple[Path, Kept] | None = None
 
 
 class Kept(NamedTuple):
-    """A checkpoint as read: the records of the first `count` lines and what replay made
-    of them, for a position to go on from."""
+    """A checkpoint as read: the records of the first `covered` lines and what replay
+    made of them, for a position to go on from."""
 
-    count: int
+    covered: int
     secret: str
     fields: dict[str, Any]
     records: list[Record]
@@ -174,7 +174,7 @@ def resume(log: GameLog) -> dict[str, Any] | None:
             return None
         kept = read(log.path, data)
     if kept is None or kept.secret != _secret(log.secret.seed if log.secret is not None else None) \
-            or kept.count > len(log.records) or log.records[: kept.count] != kept.records:
+            or kept.covered > len(log.records) or log.records[: kept.covered] != kept.records:
         return None
     fields = dict(kept.fields)
     steps = []
@@ -183,7 +183,7 @@ def resume(log: GameLog) -> dict[str, Any] | None:
         steps.append(Step(record, Action(record.seq, record.type, record.by, move, record.target, record.at), outcome,
                           voided))
     fields["steps"] = steps
-    fields["count"] = kept.count
+    fields["count"] = kept.covered
     return fields
 
 
