@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from corr import engine
-from corr.engine import checkpoint, table
+from corr.engine import checkpoint, opening
 from corr.errors import CorruptLog
 from corr.log import store
 
@@ -30,13 +30,13 @@ def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many records each full replay (from the first line) judged."""
     counted: list[int] = []
-    real = table._replay
+    real = opening._replay
 
     def counting(log, *args, **kwargs):  # type: ignore[no-untyped-def]
         counted.append(len(log.records))
         return real(log, *args, **kwargs)
 
-    monkeypatch.setattr(table, "_replay", counting)
+    monkeypatch.setattr(opening, "_replay", counting)
     return counted
 
 

@@ -12,7 +12,8 @@ from corr.engine.hashes import state_hash
 from corr.engine.header import SEAT_LETTERS, make_game, make_header, seat_entry
 from corr.engine.judge import apply
 from corr.engine.position import Position, Step
-from corr.engine.table import Table, accept, act, adopt, load, new_game, replay, start, writing
+from corr.engine.opening import accept, act, adopt, load, new_game, replay, start, writing
+from corr.engine.table import Table
 
 __all__ = [
     "SEAT_LETTERS", "Position", "Step", "Table", "accept", "act", "adopt", "apply", "load", "make_game", "make_header", "new_game",
