@@ -123,12 +123,19 @@ def answered(file: Path, rep: Any, fmt: str, seat: Optional[str], colour: bool =
         return
     if fmt == "text":
         board(rep, fmt, mover(rep, seat), colour)
-    from corr.errors import CorrError, UsageError
+    from corr.errors import CorrError
 
     try:
         answers, after = seats.answer(file, table=rep)
     except CorrError as err:
-        raise UsageError(f"the computer could not move: {err} (what was played before it stands)") from None
+        # the person's move is in the log: the exit code says so, and the warning what is left to do
+        from corr.cli import one_line
+
+        typer.echo(f"corr: warning: the computer could not answer: {one_line(str(err))} (what was played stands; "
+                   f"`corr bot {file}` tries again)", err=True)
+        if fmt != "text":
+            board(rep, fmt, mover(rep, seat))
+        return
     told = seats.narrate(answers, after, seat)
     for line in told:
         typer.echo(line, err=fmt != "text")

@@ -252,7 +252,8 @@ def move(
     file: LogFile,
     notation: Annotated[str, typer.Argument(metavar="MOVE", help="The move, e.g. '7 (5,4)' or '7 (3,4) !'.")],
     by: Annotated[
-        Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn.")
+        Optional[str], typer.Option("--by", metavar="SEAT", help="Seat making the move; default: the seat on turn "
+                                    "(if a person's).")
     ] = None,
     sign: SignKey = None,
     at: Annotated[
@@ -269,7 +270,8 @@ def move(
 
     A refused move appends nothing and exits 1; a damaged log exits 2. A move is for
     the position it was made on: if another move lands while this one waits for the
-    log, it is refused rather than played for the next seat.
+    log, it is refused rather than played for the next seat. Without --by, a computer
+    seat on turn is never played for: `corr bot FILE` lets it answer.
 
     \b
     Example:
@@ -287,12 +289,14 @@ def move(
     # computer seats live in FILE.bots.json (corr.bots.seats.SUFFIX): looked for before
     # the bots are imported, which a game between people never needs
     computer = os.path.lexists(f"{file}.bots.json")
+    levels: dict[str, str] = {}
     if computer:
         from corr.bots.seats import read
 
-        read(file)  # a damaged computer seats file is refused before the move, not after it
+        levels = read(file)  # a damaged computer seats file is refused before the move, not after it
     with echoing(notation):
-        rep, records = engine.act(file, "move", by=seat_of(file, by), text=notation, key=sign, answers=at)
+        rep, records = engine.act(file, "move", by=seat_of(file, by), text=notation, key=sign, answers=at,
+                                  computer=levels)
     if computer:  # computer seats (`corr new --bot`): they answer now
         from corr.cli.bots import answered
 

@@ -9,7 +9,7 @@ import os
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Collection, Iterator
 
 from corr.engine import checkpoint, dealer
 from corr.engine.header import make_header
@@ -187,13 +187,16 @@ def act(
     answers: int | None = None,
     now: datetime | None = None,
     keys: tuple[Any, ...] = (),
+    computer: Collection[str] = (),
 ) -> tuple[Table, list[Record]]:
     """One action on the log on disk, appended under its lock: the table after it and
     the records it made. With a private key, the key decides the seat (or, the host's,
     vouches for `by`) and signs. The action is meant for the position its maker saw:
     the log as it was when this call began or, with `answers`, the position after that
     seq; if another writer got in first, it is refused rather than played for someone
-    else. A refused action appends nothing."""
+    else. Without `by` or a key, the seat on turn plays, unless it is one of the
+    `computer`'s: a person's move is never recorded as the computer's. A refused action
+    appends nothing."""
     try:
         seen = os.stat(path).st_size  # the log only grows: any append in between changes it
     except OSError:
@@ -207,8 +210,21 @@ def act(
     with writing(path, now, seen, keys=keys) as table:
         if private is not None:
             by = table.seat_of_key(private, by, str(key))
+        elif by is None and computer:
+            _not_the_computers(table, computer)
         records = table.add(kind, by, move, target, note, answers=answers)
     return table, records
+
+
+def _not_the_computers(table: Table, computer: Collection[str]) -> None:
+    """Refuse an action without a seat while a computer seat is on turn: it would be
+    recorded as the computer's move (a racing writer, or after `corr bot --seat`)."""
+    seat = table.to_move()
+    if seat in computer:
+        raise UsageError(
+            f"{table.path}: seat {seat}, the computer's, is on turn: let it answer with `corr bot {table.path}`, "
+            f"or play its move yourself with --by {seat}"
+        )
 
 
 def accept(path: Path | str, raws: list[bytes], now: datetime | None = None) -> tuple[Table, list[Record]]:
