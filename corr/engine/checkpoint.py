@@ -81,8 +81,12 @@ def _key(folder: Path) -> bytes | None:
     import secrets
 
     key = secrets.token_bytes(32)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(key)
+    except OSError:  # a full disk: no checkpoints, and no half-written key to trust later
+        path.unlink(missing_ok=True)
+        return None
     return key
 
 

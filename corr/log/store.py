@@ -164,8 +164,11 @@ def write_new(path: Path | str, data: bytes, mode: int = 0o644) -> None:
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
-    finally:
+    except BaseException:  # a file that could not be written whole is not left half made
         os.close(fd)
+        os.unlink(path)
+        raise
+    os.close(fd)
     sync_dir(Path(path).parent)
 
 
@@ -240,11 +243,14 @@ def text(log: GameLog) -> bytes:
 
 
 class Writer:
-    """An open, exclusively locked log: read once, then append whole lines."""
+    """An open, exclusively locked log: read once, then append whole lines. A write
+    that fails, or a block that raises after appending, cuts the file back to the size
+    it had when it was opened: a failed command leaves the log as it was."""
 
     def __init__(self, f, log: GameLog) -> None:
         self._f = f
         self.log = log
+        self._start = (log.size, len(log.records))
 
     def append(self, records: list[Record], expected_prev: str | None = None) -> list[bytes]:
         """Append records whose chain starts at `expected_prev` (default: the tail read).
@@ -258,14 +264,43 @@ class Writer:
                 f"{log.path}: the log changed: expected to append after {expected_prev[:12]}, "
                 f"its tail is {log.tail_hash[:12]} (seq {len(log.records)})"
             )
+        size, count = log.size, len(log.records)
         written = add(log, records)
         blob = b"".join(raw + b"\n" for raw in written)
-        self._f.seek(log.size)
-        self._f.write(blob)
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        try:
+            _write_at(self._f.fileno(), blob, size)  # unbuffered: nothing is left to flush later
+            os.fsync(self._f.fileno())
+        except OSError as err:
+            self._cut(size, count)
+            raise UsageError(f"{log.path}: could not write to the log ({err.strerror or err}): "
+                             "nothing was added, the log is as it was") from None
         log.size += len(blob)
         return written
+
+    def roll_back(self) -> None:
+        """Undo every append since the log was opened (a block that failed after them)."""
+        if self.log.size != self._start[0] or len(self.log.records) != self._start[1]:
+            self._cut(*self._start)
+
+    def _cut(self, size: int, count: int) -> None:
+        """The file and the log in memory back to `size` bytes and `count` records."""
+        log = self.log
+        del log.records[count:], log.raw[count:]
+        log.size = size
+        try:
+            os.ftruncate(self._f.fileno(), size)
+            os.fsync(self._f.fileno())
+        except OSError as err:  # pragma: no cover - a disk that takes no truncate either
+            raise CorruptLog(f"{log.path}: a failed write could not be undone ({err.strerror or err}): "
+                             f"run `corr repair {log.path}`", kind="torn") from None
+
+
+def _write_at(fd: int, data: bytes, offset: int) -> None:
+    """All of `data` written at `offset` of the file, past the file object's buffer."""
+    view = memoryview(data)
+    while view:
+        done = os.pwrite(fd, view, offset)
+        view, offset = view[done:], offset + done
 
 
 @contextmanager
@@ -290,4 +325,9 @@ def writing(path: Path | str, known: Known | None = None) -> Iterator[Writer]:
             raise CorruptLog(
                 f"{path}: the last line is torn (a write never finished); run `corr repair {path}`", kind="torn"
             )
-        yield Writer(f, log)
+        writer = Writer(f, log)
+        try:
+            yield writer
+        except BaseException:
+            writer.roll_back()
+            raise

@@ -228,7 +228,11 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
             raise
         rep = adopt(games, game_id, attached)
         path = rep.path
-        remember(path, msg, seen=True)
+        try:
+            remember(path, msg, seen=True)
+        except BaseException:  # a game half taken in is not taken in: the message can come again
+            path.unlink(missing_ok=True)
+            raise
         return Result(source, True, game=game_id, path=path, msg=msg, records=list(rep.log.records),
                       message=f"{path.name}: new game {game_id} at seq {rep.seq}" + take_panel(msg, path, rep, rep.seq))
     result = Result(source, True, game=game_id, path=path, msg=msg)
@@ -239,14 +243,17 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
                                  "diverged", kind="diverged")
             check_record_senders(rep, msg, rows[1:])
             records = rep.accept(rows[1:])
+            # what is kept beside the log is written before the records are taken: if it
+            # cannot be, the block fails and nothing of the message stays
+            remember(path, msg, seen=True)
+            panel = take_panel(msg, path, rep, _last_seq(rows))
         result.records = records
         if records:
             result.message = f"{path.name}: took seq {records[0].seq}-{records[-1].seq}" if len(records) > 1 else (
                 f"{path.name}: took seq {records[0].seq}")
         else:
             result.message = f"{path.name}: nothing new (this copy has all {len(rows) - 1} records, up to seq {rep.seq})"
-        remember(path, msg, seen=True)
-        result.message += take_panel(msg, path, rep, _last_seq(rows))
+        result.message += panel
         return result
     # No attachment: a move in the plain-text body.
     if _seen(path, msg):
@@ -276,9 +283,9 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         if on_turn is not None:
             _check_sender(rep, msg, on_turn)
         records = rep.add("move", on_turn, move, answers=seq)
+        remember(path, msg, seen=True)  # inside the block: without it, the move is not taken either
     result.records = records
     result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move}"
-    remember(path, msg, seen=True)
     return result
 
 
@@ -472,6 +479,10 @@ def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: 
         return Result(source, False, err.exit_code, flat(str(err), 2000), msg=msg)
     except RecursionError:
         return Result(source, False, 1, "the message is nested too deep to read", msg=msg, aside=True)
+    except OSError as err:  # a full disk: nothing was taken, and the message can come again
+        where = f"{err.filename}: " if err.filename else ""
+        return Result(source, False, 1, flat(f"{where}could not write ({err.strerror or err}): nothing was taken",
+                                             2000), msg=msg)
     except Exception as err:  # noqa: BLE001 - one message never stops the others
         return Result(source, False, 1, _internal(err), msg=msg, aside=True)
 
