@@ -5,8 +5,6 @@ byte past it, as a full disk does, after writing what fits)."""
 
 from __future__ import annotations
 
-import email.message
-import email.utils
 import errno
 import os
 import resource
@@ -16,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_crash import reply
 
 from corr import engine
 from corr.log import store
@@ -82,17 +81,6 @@ def test_a_block_that_fails_after_its_append_takes_the_append_back(tmp_path: Pat
     assert engine.load(path).seq == 0
 
 
-def reply(game_id: str, seq: int, sender: str, move: str) -> bytes:
-    msg = email.message.EmailMessage()
-    msg["From"] = sender
-    msg["To"] = "host@example.org"
-    msg["Subject"] = f"Re: [corr {game_id}] {seq}. x"
-    msg["Message-ID"] = f"<m{seq}@example.org>"
-    msg["Date"] = email.utils.formatdate()
-    msg.set_content(f"{move}\n")
-    return msg.as_bytes()
-
-
 def test_a_mailed_move_whose_sidecar_cannot_be_written_is_not_taken(
     tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
 ) -> None:
@@ -104,7 +92,7 @@ def test_a_mailed_move_whose_sidecar_cannot_be_written_is_not_taken(
     engine.new_game(path, "combat", PLAYERS, {})
     game_id = engine.load(path).header.id
     message = tmp_path / "m.eml"
-    message.write_bytes(reply(game_id, 0, "anna@example.org", "7 (8,7)"))
+    message.write_bytes(reply(game_id, 0, "A", "7 (8,7)", "<m0@example.org>"))
     before = path.read_bytes()
     real = sidecars.replace_file
 
