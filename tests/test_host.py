@@ -400,3 +400,27 @@ def test_a_reminder_tells_a_seat_with_a_key_to_answer_as_the_game_s_message_says
     assert "Reply with your move on a line of its own" in said
     said = mail_host.reminder(rep, keyed, 7200, None, None).get_content()
     assert "signed moves only" in said and "Reply with your move" not in said
+
+
+def test_a_second_host_pass_on_the_same_games_folder_leaves_at_once_and_says_so(hosted, corr):  # type: ignore[no-untyped-def]
+    import fcntl
+
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    seat, moves = legal(corr, path)
+    drop(hosted.maildir, reply(game_id, 0, PLAYERS["ABC".index(seat)], f"{moves[0]}\n", "<overlap@example.org>"))
+    before = path.read_bytes()
+    with open(hosted.games / mail_host.PASS_LOCK, "a+b") as running:  # a pass from cron still at work
+        fcntl.flock(running.fileno(), fcntl.LOCK_EX)
+        running.truncate(0)
+        running.write(b"4242\n")
+        running.flush()
+        r = hosted.run()
+        assert r.code == 0, r.err
+        assert r.out == f"another host pass is running on {hosted.games} (process 4242): this one leaves\n"
+        assert path.read_bytes() == before and len(in_new(hosted.maildir)) == 1 and hosted.inbox.take() == []
+    r = hosted.run()  # the first pass is over: the next takes the reply, once
+    assert r.code == 0, r.err
+    assert "another host pass" not in r.out and engine.load(path).seq == 1 and in_new(hosted.maildir) == []

@@ -67,6 +67,8 @@ def run(
     or set aside or a message could not be sent (what was not mailed is tried again next pass).
     Without: a pass every --interval seconds until SIGINT or SIGTERM, which finish the
     current pass and exit 0. What was mailed and reminded is kept in FILE.host.json.
+    One pass at a time per games folder: a pass that finds another at work (a cron
+    job still running) says so and leaves at once, exit 0.
 
     \b
     Example:

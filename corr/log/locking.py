@@ -28,6 +28,10 @@ class Backend(Protocol):
 
     def unlock(self, f: BinaryIO) -> None: ...
 
+    def try_lock(self, f: BinaryIO) -> bool:
+        """Take the exclusive lock if it is free now; False when another holds it."""
+        ...
+
 
 class Flock:
     """POSIX: `flock` on the whole file, shared or exclusive, waiting until granted."""
@@ -39,6 +43,14 @@ class Flock:
     def unlock(self, f: BinaryIO) -> None:
         fcntl = _platform_module("fcntl")
         fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+    def try_lock(self, f: BinaryIO) -> bool:
+        fcntl = _platform_module("fcntl")
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
 
 
 #: The byte range a Windows lock covers, from offset 0: far past any log (msvcrt takes a
@@ -69,6 +81,17 @@ class MsvcrtLock:
         f.flush()
         with _at_start(f) as fd:
             msvcrt.locking(fd, msvcrt.LK_UNLCK, WINDOWS_SPAN)
+
+    def try_lock(self, f: BinaryIO) -> bool:
+        msvcrt = _platform_module("msvcrt")
+        with _at_start(f) as fd:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, WINDOWS_SPAN)
+            except OSError as err:
+                if err.errno in _STILL_HELD:
+                    return False
+                raise
+        return True
 
 
 @contextmanager
@@ -114,3 +137,16 @@ def held(f: BinaryIO, exclusive: bool) -> Iterator[BinaryIO]:
         yield f
     finally:
         locks.unlock(f)
+
+
+@contextmanager
+def attempt(f: BinaryIO) -> Iterator[bool]:
+    """Hold the exclusive lock on `f` for the block if it is free now: yields whether it
+    was taken (one process at a time does a job, a second one leaves at once)."""
+    locks = _native()
+    taken = locks.try_lock(f)
+    try:
+        yield taken
+    finally:
+        if taken:
+            locks.unlock(f)

@@ -66,6 +66,8 @@ IDLE_SUFFIX = ".idle.json"
 #: of the file beside each that says why.
 BAD = "bad"
 REASON_SUFFIX = ".reason"
+#: The file in the games folder a pass holds locked: one pass at a time.
+PASS_LOCK = ".corr-host.lock"
 
 Echo = Callable[[str], None]
 
@@ -81,6 +83,7 @@ class PassReport:
     reminded: int = 0
     skipped: int = 0  # games left as the last pass left them (see `fingerprint`)
     failures: list[str] = field(default_factory=list)
+    busy: bool = False  # another pass held the games folder: this one did nothing
 
 
 # ---------------------------------------------------------------------------------
@@ -347,11 +350,38 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
     """Ingest the new mail, mail the games that moved, send the reminders that are due.
     One message or one game going wrong is reported and the pass goes on; only a games
     directory or Maildir that is not there raises. `keys`: the host's private key, which
-    signs the records of the games it vouches for (`corr new --host`)."""
-    from corr import clock, engine
+    signs the records of the games it vouches for (`corr new --host`).
+
+    One pass at a time per games folder (`PASS_LOCK` in it): two overlapping passes
+    (a cron job that outlived its minute) would take one reply and refuse the same as
+    stale. A pass that finds another running leaves at once, says so, and reports
+    `busy`."""
+    from corr.log.locking import attempt
 
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
+    try:
+        lock = open(games / PASS_LOCK, "a+b")
+    except OSError as err:
+        raise UsageError(f"--games {games}: cannot open {PASS_LOCK} there ({err.strerror or err})") from None
+    with lock, attempt(lock) as taken:
+        if not taken:
+            lock.seek(0)
+            holder = lock.read(32).decode("ascii", "replace").strip()
+            who = f" (process {holder})" if holder.isdigit() else ""
+            echo(f"another host pass is running on {games}{who}: this one leaves")
+            return PassReport(busy=True)
+        lock.truncate(0)
+        lock.write(f"{os.getpid()}\n".encode())
+        lock.flush()
+        return _pass(maildir, games, config, echo, now, keys)
+
+
+def _pass(maildir: Path, games: Path, config: Any, echo: Echo, now: datetime | None,
+          keys: tuple[Any, ...]) -> PassReport:
+    """One pass, under the games folder's lock (see run_pass)."""
+    from corr import clock, engine
+
     report = PassReport()
     for key, name, data, parsed in new_messages(maildir):
         try:
