@@ -56,6 +56,7 @@ from corr.engine import dealer
 from corr.cli import main
 from corr.errors import CorrError
 from corr.log import lines, store
+from corr.mail.host import PASS_LOCK
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
@@ -636,8 +637,8 @@ def from_its_seat(eml: bytes, path: Path, before: bytes, run: Run) -> None:
 def check_host(eml: bytes, smtp: tuple[Any, int]) -> None:
     """One `corr host run --once` pass over a Maildir holding the message: no internal
     error; one line per action; the message leaves new/ (for cur/, or bad/ when it
-    cannot be handled at all); games change only when it is ingested; every message
-    sent is one clean message to one address."""
+    cannot be handled at all); games change only when it is ingested (the pass's lock
+    file aside); every message sent is one clean message to one address."""
     inbox, port = smtp
     with tempfile.TemporaryDirectory(prefix="corr-fuzz-") as tmp:
         games, maildir, config = Path(tmp) / "games", Path(tmp) / "Maildir", Path(tmp) / "smtp.toml"
@@ -653,6 +654,7 @@ def check_host(eml: bytes, smtp: tuple[Any, int]) -> None:
         run = cli("host", "run", "--maildir", maildir, "--games", games, "--smtp", config, "--once")
         clean(run, (0, 1))
         own_lines(run, "ingested ", "refused ", "set aside ", "Maildir/", *(f"{g.file}: " for g in mail_games()))
+        (games / PASS_LOCK).unlink()  # the one file a pass documents it makes: one pass at a time
         assert os.listdir(maildir / "new") == [], f"{run.what()} left the message in new/"
         if "ingested" not in run.out:
             unchanged(games, before, run)
