@@ -11,7 +11,7 @@ from typing import Any
 from corr.errors import UsageError
 
 KINDS = ("uphold", "reject", "void", "forfeit", "adjust-clock")
-_DECISION = re.compile(r"(uphold|reject|void)|forfeit ([A-F])|adjust-clock ([A-F])=([+-]\d{1,4})")
+_DECISION = re.compile(r"(uphold|reject|void)|forfeit ([A-F])|adjust-clock ([A-F])=([+-][0-9]{1,4})")
 
 
 @dataclass(frozen=True, slots=True)

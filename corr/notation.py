@@ -31,6 +31,7 @@ __all__ = [
     "JOKER_KINDS",
     "PIECE_LETTERS",
     "parse",
+    "canonical",
     "parse_cell",
     "format_move",
 ]
@@ -353,6 +354,19 @@ def parse(text: str) -> Move:
             claim = _CLAIM_TEXT.get(fields) or tuple(ord(c) - 48 for c in fields[::2])
         return Placement(ord(d) - 48, _CELL_FP[ord(f) - 48][ord(p) - 48], claim)
     return _parse_general(text)
+
+
+@lru_cache(maxsize=8192)
+def canonical(text: str) -> Move:
+    """Parse a move as a log stores it: only in its one canonical spelling (what
+    `str(move)` writes), so two copies of one game are the same bytes. Players' input
+    is forgiving (`parse`); a log is not."""
+    move = parse(text)
+    written = str(move)
+    if written != text:
+        at = next((i for i, (a, b) in enumerate(zip(text, written)) if a != b), min(len(text), len(written)))
+        raise NotationError(text, at, f"a log writes this move {written!r}, one spelling per move")
+    return move
 
 
 def parse_cell(text: str) -> int:

@@ -185,6 +185,7 @@ def canonical(data: bytes) -> None:
         except lines.LineError as err:
             raise AssertionError(f"audit calls a log intact whose line {number} the reader refuses: {err}") from None
         assert lines.dump(record) == raw, f"audit calls a log intact whose line {number} is not canonical: {raw[:300]!r}"
+        spelt(record, number)
         if record.sig is None:
             continue
         assert signer_of(header, record.by) is not None, (
@@ -196,6 +197,23 @@ def canonical(data: bytes) -> None:
             again = None
         assert again == record.sig, (f"audit calls a log intact whose line {number} has a signature in "
                                      f"non-canonical base64: {record.sig!r}")
+
+
+def spelt(record: lines.Record, number: int) -> None:
+    """Each text field of a record in an intact log in its one spelling: the move as
+    the notation writes it, a ruling's decision as `Decision` writes it and its reason
+    without surrounding spaces, a vacation's days in ASCII digits without a leading zero."""
+    from corr.decisions import parse_decision
+    from corr.notation import parse
+
+    where = f"audit calls a log intact whose line {number}"
+    if record.move is not None:
+        written = str(parse_decision(record.move) if record.type == "ruling" else parse(record.move))
+        assert written == record.move, f"{where} spells {written!r} as {record.move!r}"
+    if record.type == "ruling":
+        assert record.note == (record.note or "").strip(), f"{where} has a reason with spaces around it"
+    if record.type == "vacation":
+        assert re.fullmatch(r"[1-9][0-9]*", record.note or ""), f"{where} has vacation days {record.note!r}"
 
 
 def audited(path: Path) -> tuple[Run, dict[str, Any] | None]:

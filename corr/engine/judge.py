@@ -8,6 +8,7 @@ rulings go to `corr.engine.rulings`; everything else is the game's.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from corr.engine.position import Position
@@ -15,12 +16,14 @@ from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Outcome
 from corr.games.dealing import DEALER
 from corr.log.lines import Record
-from corr.notation import parse
+from corr.notation import canonical
 
 #: Records about time, judged by the engine against the header's time control (DESIGN 6).
 CLOCK_TYPES = frozenset({"timeout", "vacation"})
 #: The records every game has, besides its own: the engine judges them.
 ENGINE_TYPES = frozenset({"comment", "ruling"}) | CLOCK_TYPES
+#: A vacation's days as its record writes them: one spelling per number.
+_DAYS = re.compile(r"[1-9][0-9]{0,3}")
 #: Records that may still follow a game ended by a timeout or a forfeit.
 AFTER_FORFEIT = frozenset({"comment", "reveal"})
 
@@ -80,8 +83,8 @@ def _clock(pos: Position, action: Action, note: str | None, before: list[Record]
             raise IllegalMove("", "a seat cannot claim a timeout against itself")
         pos.forfeit, pos.forfeit_cause = late, "on time"
         return
-    if note is None or not note.isdigit() or int(note) < 1:
-        raise UsageError("a vacation record names its whole days (note), e.g. 7")
+    if note is None or not _DAYS.fullmatch(note):
+        raise UsageError("a vacation record names its whole days (note) in ASCII digits without leading zeros, e.g. 7")
     timecontrol.check_vacation(header, before, action.by, int(note), when, to_move=on_turn)
 
 
@@ -100,7 +103,7 @@ def judge(pos: Position, record: Record, index: int, action: Action | None = Non
     `action` is the record as the game sees it, where the caller has it already; the
     caller checks hashes and signatures."""
     if action is None:
-        move = parse(record.move) if record.move is not None and record.type != "ruling" else None
+        move = canonical(record.move) if record.move is not None and record.type != "ruling" else None
         action = Action(record.seq, record.type, record.by, move, record.target, record.at)
     if record.type == "ruling":
         from corr.engine import rulings  # most logs have none

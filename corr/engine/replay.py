@@ -19,7 +19,7 @@ from corr.errors import CorrError, CorruptLog, NotationError
 from corr.games.base import Action
 from corr.log.lines import Record
 from corr.log.store import GameLog
-from corr.notation import parse
+from corr.notation import canonical
 
 P = TypeVar("P", bound=Position)
 
@@ -74,7 +74,7 @@ def run(position: Position, records: list[Record], start: int,
                              seq=record.seq, kind="signature")
         try:
             if record.type == "move" and position.forfeit is None and record.move is not None:
-                action = Action(record.seq, "move", record.by, parse(record.move), None, record.at)
+                action = Action(record.seq, "move", record.by, canonical(record.move), None, record.at)
                 action, outcome = judge(position, record, index, action)
             else:
                 action, outcome = judge(position, record, index)

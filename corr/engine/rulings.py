@@ -45,8 +45,12 @@ def apply(rep: Position, record: Record, index: int, judge: Judge, *, rebuilding
     if record.by not in official_keys(header):
         raise IllegalMove("", f"the header names no {record.by}, so there is nobody to rule")
     decision = parse_decision(record.move or "")
+    if str(decision) != record.move:
+        raise UsageError(f"a ruling writes its decision {str(decision)!r}, not {record.move!r}: one spelling per record")
     if not (record.note or "").strip():
         raise UsageError("a ruling gives its reason (note)")
+    if record.note != record.note.strip():  # type: ignore[union-attr]
+        raise UsageError("a ruling's reason (note) starts and ends with what it says, not with spaces")
     target = record.target
     if target is None or not 1 <= target < record.seq:
         raise UsageError(f"a ruling names an earlier record (target), not {target}")
