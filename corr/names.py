@@ -1,5 +1,6 @@
-"""Names as one line of text shows them: a seat's player cut to fit a board, and the
-seat a player names on the command line."""
+"""Names and other text from players as one line of output shows them: a seat's player
+cut to fit a board, any text from a log with its control characters made visible, and
+the seat a player names on the command line."""
 
 from __future__ import annotations
 
@@ -36,6 +37,40 @@ def short_name(text: str, width: int = SHORT_NAME) -> str:
             break
         kept.append(ch)
     return "".join(kept).rstrip() + "..."
+
+
+#: What `visible` escapes: controls (C0, DEL, C1), format characters (bidi overrides,
+#: zero-width ones), line and paragraph separators, and lone surrogates.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+#: The controls `visible` writes as Python does, by letter.
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(ch: str) -> str:
+    """A character's escape: `\\n`, `\\x1b`, `\\u2028`, `\\U000e0001`."""
+    code = ord(ch)
+    if ch in _SHORT:
+        return _SHORT[ch]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """Text from a player, a referee or a log as a terminal may be given it: every control
+    or format character (Unicode categories Cc, Cf, Zl, Zp and lone surrogates, Cs)
+    written as its escape, as Python writes one: ESC as the four characters `\\x1b`, a
+    newline as `\\n`, U+2028 as `\\u2028`.
+
+    Names and a ruling's reason are printed by commands people run in a terminal. Raw,
+    an escape sequence in one would drive the terminal (OSC 52 writes the clipboard) and
+    a newline would start a line of its own that reads like corr's (`result: B wins`).
+    Everything else is kept as it is: letters of any script, and a backslash too, so the
+    result is for reading, not for decoding back (`\\x1b` typed as four characters
+    looks the same)."""
+    if text.isprintable():  # the common case, any script: nothing to show
+        return text
+    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
 
 
 def seat_named(seats: Any, given: str, option: str = "--for") -> str:
