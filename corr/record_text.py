@@ -1,9 +1,12 @@
-"""A game as text, PGN-like: tag pairs, then one numbered line per record."""
+"""A game as text, PGN-like: tag pairs, then one numbered line per record. Names,
+moves and notes come from the log as anyone wrote them: every line shows their control
+characters as escapes (`corr.names.visible`), so none starts a line of its own."""
 
 from __future__ import annotations
 
 from corr.engine import Step
 from corr.log.lines import Header, Record
+from corr.names import visible
 from corr.seatview import SeatView
 
 
@@ -33,7 +36,7 @@ def step_text(step: Step, everything: bool = True) -> str:
     if step.voided:
         notes.append("void")
     tail = f"  {{{'; '.join(notes)}}}" if notes else ""
-    return f"{record.seq:>3}. {record.by}  {what_}{tail}"
+    return visible(f"{record.seq:>3}. {record.by}  {what_}{tail}")
 
 
 def game_text(view: SeatView, header: Header) -> str:
@@ -55,7 +58,7 @@ def game_text(view: SeatView, header: Header) -> str:
         ("Scores", " ".join(f"{s}={n}" for s, n in p["scores"].items())),
         ("Result", outcome),
     ]
-    lines = [f'[{key} "{value}"]' for key, value in tags]
+    lines = [f'[{key} "{visible(value)}"]' for key, value in tags]
     lines.append("")
     lines.extend(step_text(step, everything) for step in view.steps)
     lines.append(outcome)

@@ -1,7 +1,9 @@
 """Boards as text or HTML through the Jinja2 templates in `templates/`.
 
 Templates ship inside the wheel as `corr/templates`; in a source checkout they are read
-from the repository's top-level `templates/`. HTML output is autoescaped.
+from the repository's top-level `templates/`. HTML output is autoescaped; text from the
+log that the seat view leaves as written (a record's move) goes through the `visible`
+filter (`corr.names.visible`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from corr.engine import Position
+from corr.names import visible
 from corr.seatview import SeatView, observe
 
 FORMATS = ("text", "html", "json")
@@ -54,6 +57,7 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
         undefined=jinja2.StrictUndefined,
     )
     env.filters.update(filters(colour))
+    env.filters["visible"] = visible  # text from the log, as a move written by hand
     return env
 
 

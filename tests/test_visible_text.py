@@ -5,11 +5,17 @@ BEL, a ruling's reason with an escape and a newline that would print a fake
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from conftest import Run
 
 from corr.names import visible
+
+Corr = Callable[..., Run]
 
 # ---------------------------------------------------------------------------------
 # visible itself
@@ -34,3 +40,80 @@ def test_visible_writes_each_control_character_as_its_escape(text: str, shown: s
                                   "\u00a0no-break", "e\u0301"])
 def test_visible_leaves_printable_text_of_any_script_as_it_is(text: str) -> None:
     assert visible(text) == text
+
+
+# ---------------------------------------------------------------------------------
+# Real games: a hostile player's name, a referee's reason, a move written by hand
+
+#: A player's name with OSC 52 (set the clipboard to "hi") and a BEL of its own.
+NAME = "Anna\x1b]52;c;aGk=\x07\x07"
+#: A ruling's reason with RIS (`ESC c`, a terminal reset) and a line break before a fake result.
+REASON = "mailed in time\x1bc\nresult: B wins"
+FAKE = "result: B wins"
+
+
+def raw_controls(text: str) -> list[str]:
+    """The control characters (any category C) of an output, but for the newlines that
+    end its lines."""
+    return [ch for ch in text if ch != "\n" and unicodedata.category(ch)[0] == "C"]
+
+
+def ok(result: Run) -> str:
+    assert result.code == 0, result.err
+    return result.out
+
+
+def assert_shown(output: str) -> None:
+    """Nothing raw reaches the terminal, and nothing starts a line of its own."""
+    assert raw_controls(output) == []
+    assert not [line for line in output.splitlines() if line.lstrip().startswith(FAKE)]
+
+
+@pytest.fixture
+def ruled(tmp_path: Path, corr: Corr) -> Path:
+    """A Combat game of a player named NAME and Ben, with a referee's ruling on move 1
+    whose reason is REASON."""
+    ok(corr("key", "new", "--out", tmp_path / "rita"))
+    path = tmp_path / "game.corr"
+    ok(corr("new", "combat", path, "-p", NAME, "-p", "Ben", "--referee", "Rita <rita@example.org>",
+            "--referee-key", tmp_path / "rita.pub", "--format", "none"))
+    ok(corr("move", path, "2 (1,1)", "--format", "none"))
+    ok(corr("referee", "rule", path, "--seq", "1", "--reject", "--reason", REASON, "--sign", tmp_path / "rita.key",
+            "--format", "none"))
+    return path
+
+
+def hand_written(path: Path, move: str) -> None:
+    """The log's last record with its move as a forger may write it (the position and
+    every hash unchanged: the move reads the same)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[-1])
+    record["move"] = move
+    lines[-1] = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_log_tag_shows_escape_visibly(ruled: Path, corr: Corr) -> None:
+    out = ok(corr("log", ruled))
+    assert '[A "Anna\\x1b]52;c;aGk=\\x07\\x07"]' in out.splitlines()
+    assert_shown(out)
+
+
+def test_log_ruling_reason_starts_no_line(ruled: Path, corr: Corr) -> None:
+    out = ok(corr("log", ruled))
+    assert "ruling on 1: reject (mailed in time\\x1bc\\nresult: B wins)" in out
+    assert_shown(out)
+
+
+def test_a_move_written_by_hand_breaks_no_line_on_the_board_or_in_the_log(tmp_path: Path, corr: Corr) -> None:
+    path = tmp_path / "game.corr"
+    ok(corr("new", "combat", path, "-p", "Anna", "-p", "Ben", "--format", "none"))
+    ok(corr("move", path, "2 (1,1)", "--format", "none"))
+    hand_written(path, "2\r\n(1,1)\u2028\x85")  # notation reads past the line breaks
+    assert ok(corr("audit", path)).startswith(f"{path}: intact")
+    board = ok(corr("show", path))
+    assert "last:   1. A 2\\r\\n(1,1)\\u2028\\x85" in board.splitlines()
+    assert_shown(board)
+    log = ok(corr("log", path))
+    assert "  1. A  2\\r\\n(1,1)\\u2028\\x85" in log.splitlines()
+    assert_shown(log)
