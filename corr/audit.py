@@ -18,6 +18,7 @@ from corr.engine import dealer
 from corr.errors import CorruptLog
 from corr.log import store
 from corr.log.models import STRICT
+from corr.names import visible
 from corr.record_text import what
 
 
@@ -165,7 +166,9 @@ def _link_rulings(findings: list[dict[str, Any]]) -> None:
 
 
 def summary(report: dict[str, Any]) -> str:
-    """The report as a few lines of text."""
+    """The report as a few lines of text. A finding quotes the log (a ruling's reason, a
+    referee's name): each line shows its control characters as escapes, so none of them
+    reaches the terminal and no line of the log's starts a line here."""
     lines = [f"{report['file']}: {'intact' if report['intact'] else 'CORRUPT'}"]
     if "game" in report:
         lines.append(f"game {report['game']} {report['id']}, {report['records']} records")
@@ -188,4 +191,4 @@ def summary(report: dict[str, Any]) -> str:
             lines.append(f"result: {verdict} ({scores})")
         else:
             lines.append(f"in progress ({scores})")
-    return "\n".join(lines) + "\n"
+    return "\n".join(map(visible, lines)) + "\n"

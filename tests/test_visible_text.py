@@ -47,6 +47,8 @@ def test_visible_leaves_printable_text_of_any_script_as_it_is(text: str) -> None
 
 #: A player's name with OSC 52 (set the clipboard to "hi") and a BEL of its own.
 NAME = "Anna\x1b]52;c;aGk=\x07\x07"
+#: A referee's name with OSC 0 (set the window title).
+REFEREE = "Ri\x1b]0;pwned\x07ta"
 #: A ruling's reason with RIS (`ESC c`, a terminal reset) and a line break before a fake result.
 REASON = "mailed in time\x1bc\nresult: B wins"
 FAKE = "result: B wins"
@@ -71,11 +73,11 @@ def assert_shown(output: str) -> None:
 
 @pytest.fixture
 def ruled(tmp_path: Path, corr: Corr) -> Path:
-    """A Combat game of a player named NAME and Ben, with a referee's ruling on move 1
-    whose reason is REASON."""
+    """A Combat game of a player named NAME and Ben, with a ruling on move 1 by the
+    referee REFEREE whose reason is REASON."""
     ok(corr("key", "new", "--out", tmp_path / "rita"))
     path = tmp_path / "game.corr"
-    ok(corr("new", "combat", path, "-p", NAME, "-p", "Ben", "--referee", "Rita <rita@example.org>",
+    ok(corr("new", "combat", path, "-p", NAME, "-p", "Ben", "--referee", f"{REFEREE} <rita@example.org>",
             "--referee-key", tmp_path / "rita.pub", "--format", "none"))
     ok(corr("move", path, "2 (1,1)", "--format", "none"))
     ok(corr("referee", "rule", path, "--seq", "1", "--reject", "--reason", REASON, "--sign", tmp_path / "rita.key",
@@ -117,3 +119,10 @@ def test_a_move_written_by_hand_breaks_no_line_on_the_board_or_in_the_log(tmp_pa
     log = ok(corr("log", path))
     assert "  1. A  2\\r\\n(1,1)\\u2028\\x85" in log.splitlines()
     assert_shown(log)
+
+
+def test_audit_shows_the_referee_and_the_reason_visibly(ruled: Path, corr: Corr) -> None:
+    out = ok(corr("audit", ruled))
+    assert ("  ruling at seq 2: referee Ri\\x1b]0;pwned\\x07ta on seq 1: reject, "
+            "because: mailed in time\\x1bc\\nresult: B wins") in out.splitlines()
+    assert_shown(out)
