@@ -22,6 +22,7 @@ from corr import engine
 from corr.errors import IllegalMove, UsageError
 from corr.geometry import name
 from corr.log import store
+from corr.names import visible
 from corr.seatview import observe, position
 
 FORMATS = ("text", "html", "json")
@@ -134,8 +135,21 @@ def public(report: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in report.items() if not k.startswith("_")}
 
 
+def _shown(value: Any) -> Any:
+    """A report's strings, in its dicts and lists, through `visible`."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {key: _shown(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shown(item) for item in value]
+    return value
+
+
 def render(report: dict[str, Any], fmt: str = "text") -> str:
-    """The report as text, a self-contained HTML mail, or JSON."""
+    """The report as text, a self-contained HTML mail, or JSON. Text and HTML show the
+    control characters of what the report quotes from the log (a ruling's reason, a
+    move) as escapes (`corr.names.visible`): a reason's newline starts no line."""
     if fmt == "json":
         return json.dumps(public(report), indent=2, ensure_ascii=False) + "\n"
     from corr.render import environment, render_position
@@ -150,7 +164,7 @@ def render(report: dict[str, Any], fmt: str = "text") -> str:
             cell["clash"] = idx in clash
             cell["placed"] = placed[1] if placed is not None and idx == placed[0] else None
     context = {
-        "r": public(report),
+        "r": _shown(public(report)),
         "p": position(before),
         "rows": rows,
         "board_text": render_position(before, "text") if fmt == "text" else "",

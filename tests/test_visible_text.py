@@ -126,3 +126,9 @@ def test_audit_shows_the_referee_and_the_reason_visibly(ruled: Path, corr: Corr)
     assert ("  ruling at seq 2: referee Ri\\x1b]0;pwned\\x07ta on seq 1: reject, "
             "because: mailed in time\\x1bc\\nresult: B wins") in out.splitlines()
     assert_shown(out)
+
+
+def test_examine_ruling_reason_starts_no_line(ruled: Path, corr: Corr) -> None:
+    out = ok(corr("referee", "examine", ruled, "1"))
+    assert "            because: mailed in time\\x1bc\\nresult: B wins" in out.splitlines()
+    assert_shown(out)
