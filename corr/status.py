@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-import unicodedata
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -63,12 +62,6 @@ def logs_in(folder: Path, recursive: bool = False) -> list[Path]:
         dirs.sort()
         found += (Path(root) / f for f in files if f.endswith(SUFFIX))
     return sorted(found)
-
-
-def printable(text: str) -> str:
-    """`text` safe for one terminal line: control characters (a newline, an escape
-    sequence in a file name or a message) shown as `?`."""
-    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
 
 
 def _result(data: dict[str, Any]) -> str:

@@ -132,3 +132,16 @@ def test_examine_ruling_reason_starts_no_line(ruled: Path, corr: Corr) -> None:
     out = ok(corr("referee", "examine", ruled, "1"))
     assert "            because: mailed in time\\x1bc\\nresult: B wins" in out.splitlines()
     assert_shown(out)
+
+
+def test_status_shows_escapes_in_a_file_name_visibly(ruled: Path, corr: Corr) -> None:
+    """A log saved under the name its attachment had, and one that is no log: both
+    file names are shown with their escapes, the player's name as spaces on one line."""
+    ruled.rename(ruled.with_name("from Anna\x1b]52;c;aGk=\x07.corr"))
+    (ruled.parent / "bad\x1bc.corr").write_text("junk\n")
+    out = ok(corr("status", ruled.parent))
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("  bad\\x1bc.corr ") and "error: " in lines[0]
+    assert lines[1].startswith("  from Anna\\x1b]52;c;aGk=\\x07.corr  combat  A Anna ]52;c;aGk=, B Ben  ")
+    assert_shown(out)

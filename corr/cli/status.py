@@ -39,12 +39,14 @@ def _turn_text(g: Any) -> str:
 
 
 def lines(games: list[Any], me: str | None, colour: bool) -> list[str]:
-    """One aligned line per game; with `colour`, your turns and errors stand out."""
-    from corr.status import printable, seats_of
+    """One aligned line per game; with `colour`, your turns and errors stand out. File
+    names and errors (which may quote a log) show their control characters as escapes
+    (`corr.names.visible`), players' names as spaces (`short_name`): one line each."""
+    from corr.names import short_name, visible
+    from corr.status import seats_of
     from corr.term import paint
-    from corr.names import short_name
 
-    files = [printable(g.file) for g in games]
+    files = [visible(g.file) for g in games]
     file_w = max(map(len, files), default=0)
     game_w = max((len(g.game or "") for g in games), default=0)
     players = [", ".join(f"{p['seat']} {short_name(p['name'])}" for p in g.players) for g in games]
@@ -54,11 +56,11 @@ def lines(games: list[Any], me: str | None, colour: bool) -> list[str]:
     for g, name, who in zip(games, files, players):
         mark = "*" if g.yours else " "
         if g.error:
-            text = f"{mark} {name.ljust(file_w)}  error: {printable(g.error)}"
+            text = f"{mark} {name.ljust(file_w)}  error: {visible(g.error)}"
             result.append(paint(text, "error") if colour else text)
             continue
         parts = [f"{mark} {name.ljust(file_w)}", (g.game or "").ljust(game_w), who.ljust(players_w),
-                 f"seq {str(g.seq).ljust(seq_w)}", printable(_turn_text(g))]
+                 f"seq {str(g.seq).ljust(seq_w)}", visible(_turn_text(g))]
         if g.deadline is not None:
             parts.append(f"deadline {g.deadline.replace('T', ' ')}, {left_text(g.time_left_s or 0)}")
         if g.torn:
@@ -116,9 +118,9 @@ def status(
         out(json.dumps([g.as_json() for g in games], indent=2, ensure_ascii=False) + "\n")
         return
     if not games:
-        from corr.status import printable
+        from corr.names import visible
 
-        typer.echo(f"{printable(str(folder))}: no game logs (*.corr)")
+        typer.echo(f"{visible(str(folder))}: no game logs (*.corr)")
         return
     text = "\n".join(lines(games, me, colour)) + "\n"
     if colour:
