@@ -159,7 +159,10 @@ class Session:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+    """A refusal on one line, its control characters shown as escapes (`visible`)."""
+    from corr.names import visible
+
+    return visible(" ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
 def result_line(rep: engine.Table) -> str:

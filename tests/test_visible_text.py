@@ -145,3 +145,17 @@ def test_status_shows_escapes_in_a_file_name_visibly(ruled: Path, corr: Corr) ->
     assert lines[0].startswith("  bad\\x1bc.corr ") and "error: " in lines[0]
     assert lines[1].startswith("  from Anna\\x1b]52;c;aGk=\\x07.corr  combat  A Anna ]52;c;aGk=, B Ben  ")
     assert_shown(out)
+
+
+def test_error_line_shows_a_name_it_quotes_visibly(tmp_path: Path, corr: Corr) -> None:
+    """`corr match` refuses two games of different players, quoting both headers."""
+    first, second = tmp_path / "first.corr", tmp_path / "second.corr"
+    ok(corr("new", "moyo", first, "-p", NAME, "-p", "Ben", "-o", "puzzle=3", "--format", "none"))
+    ok(corr("new", "moyo", second, "-p", "Anna", "-p", "Ben", "-o", "puzzle=3", "--format", "none"))
+    result = corr("match", first, second)
+    assert result.code == 1 and result.out == ""
+    assert result.err.startswith("corr: error: the two games do not have the same players in the same seats "
+                                 "(A Anna\\x1b]52;c;aGk=\\x07\\x07, B Ben; A Anna, B Ben)")
+    assert result.err.count("\n") == 1
+    assert_shown(result.err)
+

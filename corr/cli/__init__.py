@@ -53,8 +53,12 @@ class _Done(Exception):
 
 
 def one_line(text: str) -> str:
-    """A message folded onto one line (an error is always exactly one line)."""
-    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    """A message folded onto one line (an error is always exactly one line), with the
+    control characters left in it shown as escapes: an error may quote a log (a name, a
+    file name), and nothing it quotes reaches the terminal raw (`corr.names.visible`)."""
+    from corr.names import visible
+
+    return visible(" ".join(part.strip() for part in str(text).splitlines() if part.strip()))
 
 
 def _clashes_shown(line: str, cells: tuple[int, ...]) -> str:
