@@ -115,7 +115,10 @@ _COPY = {"a": "first copy", "b": "second copy"}
 
 
 def text(report: dict[str, Any]) -> str:
-    """The report for people."""
+    """The report for people; file names and errors (which quote the copies) with their
+    control characters shown as escapes (`corr.names.visible`)."""
+    from corr.names import visible
+
     out = [f"game {report['id']} ({report['game']}): {_RELATION[report['relation']]}",
            f"common prefix: {report['common']} records"]
     if report["first_divergence"] is not None:
@@ -137,4 +140,4 @@ def text(report: dict[str, Any]) -> str:
         else:
             at = f"head seq {head['seq']}, {head['to_move']} to move"
         out.append(f"{_COPY[side]} {copy['file']}: {state}; {at}")
-    return "\n".join(out) + "\n"
+    return "\n".join(map(visible, out)) + "\n"

@@ -159,3 +159,18 @@ def test_error_line_shows_a_name_it_quotes_visibly(tmp_path: Path, corr: Corr) -
     assert result.err.count("\n") == 1
     assert_shown(result.err)
 
+
+def test_compare_and_clock_show_escapes_in_file_names_visibly(ruled: Path, corr: Corr) -> None:
+    mine = ruled.with_name("mine\x1b]52;c;aGk=\x07.corr")
+    theirs = ruled.with_name("theirs\x1bc.corr")
+    mine.write_bytes(ruled.read_bytes())
+    theirs.write_bytes(ruled.read_bytes())
+    out = ok(corr("compare", mine, theirs))
+    assert f"first copy {ruled.parent}/mine\\x1b]52;c;aGk=\\x07.corr: verifies, 2 records; head seq 2, B to move" \
+        in out.splitlines()
+    assert f"second copy {ruled.parent}/theirs\\x1bc.corr: verifies, 2 records; head seq 2, B to move" \
+        in out.splitlines()
+    assert_shown(out)
+    out = ok(corr("clock", mine))
+    assert out.startswith(f"{ruled.parent}/mine\\x1b]52;c;aGk=\\x07.corr: no time control")
+    assert_shown(out)

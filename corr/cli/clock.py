@@ -58,12 +58,13 @@ def clock_command(file: LogFile, as_json: JsonFlag = False) -> None:
     import json
 
     from corr import clock, engine
+    from corr.names import visible
 
     report = clock_report(engine.load(file), clock.now())
     if as_json:
         out(json.dumps(report, indent=2) + "\n")
         return
-    typer.echo(f"{file}: {report['description']} (now {report['now']})")
+    typer.echo(f"{visible(str(file))}: {report['description']} (now {report['now']})")
     if report["time_control"] is None:
         return
     if report["to_move"] is None:
@@ -101,6 +102,7 @@ def claim_timeout(
     """
     from corr import engine
     from corr.identity import load_private
+    from corr.names import visible
 
     with engine.writing(file) as rep:
         seat = seat_of(file, by)
@@ -108,13 +110,13 @@ def claim_timeout(
             seat = rep.seat_of_key(load_private(sign), seat, str(sign))
         records = rep.claim_timeout(seat)
     if records[0].type != "timeout":  # the game's own clock ran out (Domino 6.1)
-        typer.echo(f"{file}: seq {records[0].seq}: the time has run out; the dealer revealed the seed")
+        typer.echo(f"{visible(str(file))}: seq {records[0].seq}: the time has run out; the dealer revealed the seed")
         return
     for step in rep.steps[-len(records):]:
         for event in step.outcome.events:
             typer.echo(event, err=True)
     record = records[0]
-    typer.echo(f"{file}: seq {record.seq}: {record.by} claimed the timeout at {record.at}")
+    typer.echo(f"{visible(str(file))}: seq {record.seq}: {record.by} claimed the timeout at {record.at}")
 
 
 @app.command("vacation")
@@ -134,6 +136,7 @@ def vacation(
     from corr import engine, timecontrol
     from corr.errors import UsageError
     from corr.identity import load_private
+    from corr.names import visible
 
     if by is None and sign is None:
         raise UsageError("missing option --by: name the seat taking the vacation (or --sign with its key)")
@@ -145,4 +148,4 @@ def vacation(
             timecontrol.check_vacation(rep.header, rep.standing(), seat, days, rep.when(), to_move=_to_move(rep))
         records = rep.add("vacation", seat, note=str(days))
     record = records[0]
-    typer.echo(f"{file}: seq {record.seq}: {record.by} is on vacation for {days} days from {record.at}")
+    typer.echo(f"{visible(str(file))}: seq {record.seq}: {record.by} is on vacation for {days} days from {record.at}")

@@ -23,13 +23,15 @@ def out_board(text: str, colour: bool) -> None:
 def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
     """Replay a log for a read-only command; a torn last line is left out and reported."""
     from corr import engine
+    from corr.names import visible
 
     rep = engine.load(file, upto=upto)
     torn = rep.log.torn
     if torn is not None:
+        shown = visible(str(file))
         typer.echo(
-            f"corr: warning: {file}: the last line is torn ({len(torn)} bytes of a write that never "
-            f"finished) and was left out; run `corr repair {file}`",
+            f"corr: warning: {shown}: the last line is torn ({len(torn)} bytes of a write that never "
+            f"finished) and was left out; run `corr repair {shown}`",
             err=True,
         )
     return rep

@@ -362,6 +362,7 @@ def match(
 
     from corr import engine
     from corr.match import match_total
+    from corr.names import visible
 
     check_format(fmt, ("text", "json"))
     report = match_total(engine.load(first), engine.load(second))
@@ -375,7 +376,7 @@ def match(
             won += f", {g['forfeit']['seat']} lost {g['forfeit']['cause']}"
         counts = "; ".join(f"{label}: " + ", ".join(f"{s} {n}" for s, n in g[key].items())
                            for key, label in labels.items() if key in g)
-        typer.echo(f"{g['file']}: {won} ({counts})")
+        typer.echo(f"{visible(g['file'])}: {won} ({counts})")
     total = ", ".join(f"{s} {n}" for s, n in report["total"].items())
     winners = report["winners"]
     verdict = f"{winners[0]} wins the match" if len(winners) == 1 else "the match is a draw"
