@@ -174,3 +174,13 @@ def test_compare_and_clock_show_escapes_in_file_names_visibly(ruled: Path, corr:
     out = ok(corr("clock", mine))
     assert out.startswith(f"{ruled.parent}/mine\\x1b]52;c;aGk=\\x07.corr: no time control")
     assert_shown(out)
+
+
+def test_mail_compose_names_the_player_it_wrote_to_visibly(tmp_path: Path, corr: Corr) -> None:
+    path = tmp_path / "game.corr"
+    ok(corr("new", "combat", path, "-p", f"{NAME} <anna@example.org>", "-p", "Ben <ben@example.org>",
+            "--format", "none"))
+    ok(corr("move", path, "2 (1,1)", "--format", "none"))
+    out = ok(corr("mail", "compose", path, "--to", "A", "--out", tmp_path / "to-anna.eml"))
+    assert out.rstrip("\n").endswith(' to "Anna\\x1b]52;c;aGk=\\x07\\x07" <anna@example.org>')
+    assert_shown(out)

@@ -63,6 +63,7 @@ def compose(
     from corr.errors import UsageError
     from corr.mail.compose import compose_file, remember
     from corr.log.sidecars import write_bytes
+    from corr.names import visible
 
     msg = compose_file(file, seat_of(file, to, "--to"), sender=sender, since_seq=since)
     try:
@@ -70,7 +71,7 @@ def compose(
     except OSError as err:
         raise UsageError(f"{out_path}: {err.strerror or err}") from None
     remember(file, msg)
-    typer.echo(f"{out_path}: {msg['Subject']} to {msg['To']}")
+    typer.echo(visible(f"{out_path}: {msg['Subject']} to {msg['To']}"))  # To: a player's name
 
 
 @mail_app.command()
@@ -95,12 +96,13 @@ def send(
     """
     from corr.mail import smtp
     from corr.mail.compose import compose_file, remember
+    from corr.names import visible
 
     settings = smtp.load_config(config, smtp_host, smtp_port)
     msg = compose_file(file, seat_of(file, to, "--to"), sender=sender or settings.sender, since_seq=since)
     smtp.send(msg, settings)
     remember(file, msg)
-    typer.echo(f"sent {msg['Subject']} to {msg['To']} via {settings.host}:{settings.effective_port}")
+    typer.echo(visible(f"sent {msg['Subject']} to {msg['To']} via {settings.host}:{settings.effective_port}"))
 
 
 @mail_app.command()
@@ -250,6 +252,8 @@ def _reply(result, out_dir: Path, settings) -> None:  # type: ignore[no-untyped-
         except UsageError as err:
             typer.echo(f"{source}: reply written to {target}, not sent: {err}", err=True)
             return
-        typer.echo(f"{source}: replied to {msg['To']} ({target})", err=True)
+        from corr.names import visible
+
+        typer.echo(visible(f"{source}: replied to {msg['To']} ({target})"), err=True)
     else:
         typer.echo(f"{source}: reply written to {target}", err=True)
