@@ -184,3 +184,16 @@ def test_mail_compose_names_the_player_it_wrote_to_visibly(tmp_path: Path, corr:
     out = ok(corr("mail", "compose", path, "--to", "A", "--out", tmp_path / "to-anna.eml"))
     assert out.rstrip("\n").endswith(' to "Anna\\x1b]52;c;aGk=\\x07\\x07" <anna@example.org>')
     assert_shown(out)
+
+
+def test_html_pages_show_names_and_reasons_visibly(ruled: Path, corr: Corr) -> None:
+    """HTML is escaped for the browser; a control character is shown there too, for
+    whoever reads the page as text."""
+    audit = ok(corr("audit", ruled, "--format", "html"))
+    assert "because: mailed in time\\x1bc\\nresult: B wins" in audit
+    board = ok(corr("show", ruled, "--format", "html"))
+    assert "Anna\\x1b]52;c;aGk=\\x07\\x07" in board
+    examine = ok(corr("referee", "examine", ruled, "1", "--format", "html"))
+    assert "A Anna\\x1b]52;c;aGk=\\x07\\x07" in examine
+    for page in (audit, board, examine):
+        assert raw_controls(page) == []
