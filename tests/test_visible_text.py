@@ -1,7 +1,7 @@
 """Text from a player, a referee or a log reaches the terminal with its control
 characters made visible (`corr.names.visible`): a name's OSC 52 (a clipboard write) and
 BEL, a ruling's reason with an escape and a newline that would print a fake
-`result: B wins` line. Black-box through the CLI, on real games."""
+`result: B wins` line. `visible` itself, then black-box through the CLI on real games."""
 
 from __future__ import annotations
 
@@ -52,12 +52,14 @@ REFEREE = "Ri\x1b]0;pwned\x07ta"
 #: A ruling's reason with RIS (`ESC c`, a terminal reset) and a line break before a fake result.
 REASON = "mailed in time\x1bc\nresult: B wins"
 FAKE = "result: B wins"
+#: What must not reach the terminal raw: category C, and Zl, Zp.
+CONTROLS = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 def raw_controls(text: str) -> list[str]:
-    """The control characters (any category C) of an output, but for the newlines that
-    end its lines."""
-    return [ch for ch in text if ch != "\n" and unicodedata.category(ch)[0] == "C"]
+    """The control characters (any category C) and line or paragraph separators of an
+    output, but for the newlines that end its lines."""
+    return [ch for ch in text if ch != "\n" and unicodedata.category(ch) in CONTROLS]
 
 
 def ok(result: Run) -> str:
