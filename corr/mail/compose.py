@@ -67,8 +67,11 @@ def _seat(rep: Any, letter: str) -> Any:
 
 
 def address(seat: Any) -> str:
-    """`Name <email>` of a header seat."""
-    return formataddr((seat.name, seat.email))
+    """`Name <email>` of a header seat; the name on one line without control characters
+    (a header value holds no newline, and a mail reader may print it to a terminal)."""
+    from corr.names import short_name
+
+    return formataddr((short_name(seat.name, 200), seat.email))
 
 
 def default_sender(rep: Any, view: SeatView) -> str:
