@@ -30,7 +30,11 @@ def make_game(header: Header, seed: str | None = None) -> Game:
         raise CorruptLog(f"line 1 (header): {err}", kind="header") from None
     if options != header.options:
         missing = ", ".join(sorted(set(options) - set(header.options)))
-        raise CorruptLog(f"line 1 (header): options incomplete, missing {missing}", kind="header")
+        if missing:
+            raise CorruptLog(f"line 1 (header): options incomplete, missing {missing}", kind="header")
+        key = next(k for k in sorted(options) if options[k] != header.options.get(k))
+        raise CorruptLog(f"line 1 (header): option {key} is written {header.options[key][:40]!r}, not "
+                         f"{options[key][:40]!r}: one spelling per header", kind="header")
     seats = [s.seat for s in header.seats]
     if not cls.min_seats <= len(seats) <= cls.max_seats:
         raise CorruptLog(

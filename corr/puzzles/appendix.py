@@ -19,7 +19,7 @@ def parse_puzzle(text: str) -> list[int]:
     """81 cells (0 for empty) from an appendix number `1`..`6` or an 81-character string
     of digits and `.`/`0`; whitespace is ignored. Raises UsageError naming the fault."""
     raw = "".join(text.split())
-    if raw.isdigit() and len(raw) == 1:
+    if len(raw) == 1 and raw in "0123456789":  # ASCII only: `²` is a digit to str.isdigit
         number = int(raw)
         if number not in APPENDIX:
             raise UsageError(f"there is no appendix puzzle {number} (puzzles 1-6)")

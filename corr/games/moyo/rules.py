@@ -125,7 +125,7 @@ class Moyo(Game[MoyoState]):
             opts["division"] = DIVISIONS[division]
         room = sum(1 for c in AREA_CELLS[opts["units"]][AZUMAYA] if not cells[c])
         handicap = opts["handicap"]
-        if not (handicap.isdigit() and int(handicap) <= room):
+        if not (handicap.isascii() and handicap.isdigit() and int(handicap) <= room):
             raise UsageError(f"handicap={handicap!r} is not a number 0-{room} (the Azumaya's empty places, 2.4)")
         opts["handicap"] = str(int(handicap))
         if int(handicap) and "handicap_by" not in given:
