@@ -62,3 +62,11 @@ def signers(header: Header) -> dict[str, tuple[str, str] | None]:
     """`signer_of` for everyone who can make a record of this game, looked up once."""
     actors = [s.seat for s in header.seats] + ["referee", "host", DEALER]
     return {by: signer_of(header, by) for by in actors}
+
+
+def authors(header: Header) -> frozenset[str]:
+    """Who can make a record of this game: its seats, and the referee, the host and the
+    dealer where the header names them (a dealer: where something is hidden)."""
+    roles = [role for role, named in (("referee", header.referee), ("host", header.host),
+                                      (DEALER, header.commitment)) if named is not None]
+    return frozenset([s.seat for s in header.seats] + roles)

@@ -64,7 +64,11 @@ def run(position: Position, records: list[Record], start: int,
     targets = position.void_targets
     snapshots = position.snapshots
     clone = game.clone
+    authors = keys.authors(header)
     for index, record in enumerate(records, start):
+        if record.by not in authors:
+            raise CorruptLog(f"{log.path}: seq {record.seq} is by {record.by!r}, who has no part in this game "
+                             f"(its records are made by {', '.join(sorted(authors))})", seq=record.seq, kind="by")
         if targets and record.seq in targets:
             snapshots[record.seq] = (clone(position.state), position.forfeit, position.forfeit_cause)
         if signed:
