@@ -46,3 +46,8 @@ class CorruptLog(CorrError):
         self.seq = seq
         self.kind = kind
         super().__init__(message)
+
+
+class CorrWarning(UserWarning):
+    """Something a user should know that does not stop the command (a secret others can
+    read): the CLI prints it as one `corr: warning:` line on stderr."""

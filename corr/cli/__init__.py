@@ -147,8 +147,27 @@ def _run(argv: list[str] | None) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the `corr` console script and `python -m corr`."""
+    import warnings
+
+    from corr.errors import CorrWarning
+
+    said: set[str] = set()
+
+    def warned(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        if not issubclass(category, CorrWarning):
+            return shown(message, category, filename, lineno, file, line)
+        text = one_line(str(message))
+        if text not in said:  # once per command, however often the file is read
+            said.add(text)
+            print(f"corr: warning: {text}", file=sys.stderr)
+        return None
+
     try:
-        code = _run(argv)
+        with warnings.catch_warnings():
+            shown = warnings.showwarning
+            warnings.simplefilter("always", CorrWarning)
+            warnings.showwarning = warned
+            code = _run(argv)
     except _Done as done:
         if done.message is not None:
             print(f"corr: error: {_clashes_shown(one_line(done.message), done.cells)}", file=sys.stderr)

@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corr.errors import CorruptLog, UsageError
+from corr.errors import CorruptLog, CorrWarning, UsageError
 from corr.games.dealing import DEALER
 
 if TYPE_CHECKING:
     from corr.log.store import GameLog
 
 SECRET_SUFFIX = ".secret"
+#: The largest secret file read: one `write_secret` makes holds a seed and a key's path.
+MAX_SECRET = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,18 +83,27 @@ def read_secret(log_path: Path | str, committed: str) -> Secret | None:
     where there is none (a player's copy)."""
     path = secret_path(log_path)
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SECRET + 1)
+            mode = os.fstat(f.fileno()).st_mode
     except FileNotFoundError:
         return None
     except OSError as err:
         raise UsageError(f"cannot read {path}: {err.strerror}") from None
+    if len(raw) > MAX_SECRET:
+        raise CorruptLog(f"{path} is not a corr secret file: over {MAX_SECRET} bytes", kind="secret")
     try:
-        data = json.loads(raw[:4096])
+        data = json.loads(raw)
         seed, key = data["seed"], data.get("key")
         if type(seed) is not str or (key is not None and type(key) is not str):
             raise TypeError
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise CorruptLog(f"{path} is not a corr secret file (JSON with a seed)", kind="secret") from None
+    if os.name != "nt" and mode & 0o077:
+        import warnings
+
+        warnings.warn(f"{path} can be read by others (mode {mode & 0o777:o}): it deals every hidden card; "
+                      f"`chmod 600 {path}`", CorrWarning, stacklevel=2)
     if commitment(seed) != committed:
         raise CorruptLog(f"{path} was altered: its seed does not match the header's commitment", kind="secret")
     return Secret(seed, key)
