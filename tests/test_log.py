@@ -82,7 +82,7 @@ def test_repair_cuts_the_torn_line_and_keeps_it_aside(tmp_path: Path) -> None:
     path, _ = write_game(tmp_path)
     data = path.read_bytes()
     path.write_bytes(data + b"{half")
-    assert repair.torn_line(path) == b"{half"
+    assert repair.torn_line(path) == (b"{half", False)
     assert path.read_bytes() == data
     assert Path(f"{path}.torn").read_bytes() == b"{half"
     assert repair.torn_line(path) is None
@@ -184,7 +184,7 @@ def test_repair_saves_the_torn_line_durably_before_cutting(tmp_path: Path, monke
     path.write_bytes(data + b"{half")
     Path(f"{path}.torn").write_bytes(b"an older torn line")  # a FILE.torn from an earlier repair
     synced = record_fsyncs(monkeypatch)
-    assert repair.torn_line(path) == b"{half"
+    assert repair.torn_line(path) == (b"{half", False)
     torn = Path(f"{path}.torn")
     assert torn.read_bytes() == b"{half" and path.read_bytes() == data
     folder = str(tmp_path.resolve())
@@ -231,3 +231,29 @@ def test_record_model_refuses_unknown_fields() -> None:
     with pytest.raises(Exception):
         Record.model_validate({"seq": 1, "type": "move", "by": "A", "at": "2026-01-01T00:00:00Z",
                                "prev": "0" * 64, "state": "0" * 64, "extra": 1})
+
+
+def test_repair_restores_the_newline_of_a_whole_last_record_that_verifies(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "g.corr"
+    assert corr("new", "combat", path, "-p", "Anna", "-p", "Ben", "-f", "none").code == 0
+    assert corr("move", path, "7 (8,7)", "-f", "none").code == 0
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-1])  # the write got the record out, not its newline
+    r = corr("repair", path)
+    assert r.code == 0, r.err
+    assert "the newline is restored" in r.out
+    assert path.read_bytes() == whole and not Path(f"{path}.torn").exists()
+    assert corr("audit", path).code == 0
+
+
+def test_repair_cuts_a_whole_last_record_that_does_not_verify(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "g.corr"
+    assert corr("new", "combat", path, "-p", "Anna", "-p", "Ben", "-f", "none").code == 0
+    assert corr("move", path, "7 (8,7)", "-f", "none").code == 0
+    whole = path.read_bytes()
+    before, last = whole[:-1].rsplit(b"\n", 1)
+    forged = last.replace(b'"move":"7 (8,7)"', b'"move":"6 (8,7)"')  # the state hash gives it away
+    path.write_bytes(before + b"\n" + forged)
+    r = corr("repair", path)
+    assert r.code == 0 and "cut" in r.out, (r.out, r.err)
+    assert path.read_bytes() == before + b"\n" and Path(f"{path}.torn").read_bytes() == forged

@@ -387,8 +387,9 @@ def match(
 def repair(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="The game log (.corr file).", show_default=False)],
 ) -> None:
-    """Cut off a torn last line (a write that never finished), keeping it in FILE.torn;
-    and undo what an editor or a mail program did to a log: Windows line endings (CRLF)
+    """Cut off a torn last line (a write that never finished), keeping it in FILE.torn
+    (a last record written whole but for its newline, that verifies, gets its newline
+    back instead); and undo what an editor or a mail program did to a log: Windows line endings (CRLF)
     go back to LF and a byte order mark is removed, when the log then verifies.
 
     \b
@@ -406,9 +407,13 @@ def repair(
     mended = mend.line_endings(file)
     if mended:
         typer.echo(f"{file}: {mended}; the log verifies again")
-    cut = mend.torn_line(file)
-    if cut is None:
+    from corr.engine.opening import verifies
+
+    torn = mend.torn_line(file, lambda data: verifies(file, data))
+    if torn is None:
         if not mended:
             typer.echo(f"{file}: no torn line; nothing changed")
+    elif torn[1]:
+        typer.echo(f"{file}: the last record was whole but for its newline, and verifies: the newline is restored")
     else:
-        typer.echo(f"{file}: cut {len(cut)} bytes of a torn last line, saved in {Path(f'{file}.torn')}")
+        typer.echo(f"{file}: cut {len(torn[0])} bytes of a torn last line, saved in {Path(f'{file}.torn')}")

@@ -17,7 +17,7 @@ from corr.engine.position import Position
 from corr.engine.replay import replay as _replay
 from corr.engine.replay import run
 from corr.engine.table import Table
-from corr.errors import CorruptLog, UsageError
+from corr.errors import CorrError, CorruptLog, UsageError
 from corr.games import game_class
 from corr.log import store
 from corr.log.lines import Header, Record
@@ -39,6 +39,19 @@ def load(path: Path | str, upto: int | None = None, now: datetime | None = None)
     if upto is None and checkpoint.due(table, covered):
         checkpoint.keep(table)
     return table
+
+
+def verifies(path: Path | str, data: bytes) -> bool:
+    """Whether `data`, as the log at `path`, verifies as a whole: every line complete,
+    chained, judged by the rules and held to its hashes and signature."""
+    try:
+        log = dealer.attach(store.parse(data, Path(path)))
+        if log.torn is not None:
+            return False
+        _replay(log, cls=Table)
+    except CorrError:
+        return False
+    return True
 
 
 @contextmanager

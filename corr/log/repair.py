@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Callable
 
 from corr.errors import UsageError
 from corr.log import locking, store
@@ -92,14 +93,22 @@ def line_endings(file: Path) -> str | None:
     return " and ".join(done)
 
 
-def torn_line(path: Path | str) -> bytes | None:
-    """Cut a torn last line off a log (saving it beside as `FILE.torn`, durably, before
-    the cut); returns what was cut."""
+def torn_line(path: Path | str, verifies: Callable[[bytes], bool] | None = None) -> tuple[bytes, bool] | None:
+    """Mend a torn last line: (the torn bytes, whether they were kept), None when the
+    last line is whole. A record written whole whose newline alone is missing is kept:
+    the newline is put back when `verifies` says the log then verifies as a whole
+    (chain, rules, hashes, signature). Anything else is cut off, saved beside the log
+    as `FILE.torn` (durably) before the cut."""
     path = Path(path)
     with store.locked(path, "r+b", exclusive=True) as f:
-        log = store.parse(f.read(), path)
+        data = f.read()
+        log = store.parse(data, path)
         if log.torn is None:
             return None
+        if verifies is not None and b"\n" not in log.torn and verifies(data + b"\n"):
+            os.pwrite(f.fileno(), b"\n", len(data))
+            os.fsync(f.fileno())
+            return log.torn, True
         try:
             store.replace_file(f"{path}.torn", log.torn)
         except OSError as err:
@@ -107,4 +116,4 @@ def torn_line(path: Path | str) -> bytes | None:
         f.truncate(log.size)
         f.flush()
         os.fsync(f.fileno())
-        return log.torn
+        return log.torn, False
