@@ -65,7 +65,8 @@ CORPUS = HERE / "corpus"
 #: Examples per strategy (each runs a handful of commands in-process); CORR_FUZZ_SCALE=N
 #: runs N times as many, for a deeper search by hand.
 BUDGET = {k: v * int(os.environ.get("CORR_FUZZ_SCALE", "1"))
-          for k, v in {"notation": 800, "log": 500, "whole": 400, "mail": 500, "host": 100}.items()}
+          for k, v in {"notation": 800, "log": 500, "whole": 400, "mail": 500, "host": 100,
+                                       "spelling": 150}.items()}
 #: Examples actually run, per strategy, and corpus files replayed: printed at the end.
 COUNTS: Counter[str] = Counter()
 
@@ -141,6 +142,9 @@ def cli(*args: str | Path) -> Run:
 
 
 INTERNAL = "internal error, a bug in corr"
+#: What no output may hold raw: a terminal acts on it (ESC starts an escape sequence, BEL
+#: rings, CR overwrites a line). Newlines and tabs lay out corr's own lines.
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def clean(run: Run, codes: tuple[int, ...] = (0, 1, 2)) -> None:
@@ -148,6 +152,8 @@ def clean(run: Run, codes: tuple[int, ...] = (0, 1, 2)) -> None:
     assert run.crash is None, f"{run.what()} raised out of main:\n{run.crash}"
     for stream in (run.out, run.err):
         assert INTERNAL not in stream, f"{run.what()}: {stream.strip()[-600:]}"
+        raw = RAW_CONTROL.search(stream)
+        assert raw is None, f"{run.what()} printed a raw control character {raw and raw.group()!r}: {stream[-600:]!r}"
         assert "Traceback (most recent call last)" not in stream, f"{run.what()} printed a traceback:\n{stream}"
     assert run.code in codes, f"{run.what()} exited {run.code} (expected one of {codes}): {run.err.strip()[-600:]}"
 
@@ -179,6 +185,9 @@ def canonical(data: bytes) -> None:
         raise AssertionError(f"audit calls a log intact whose header the everyday reader refuses: {err}") from None
     assert lines.dump(header) == rows[0], f"audit calls a log intact whose header is not canonical: {rows[0][:200]!r}"
     from corr.engine.keys import signer_of
+    named = {role for role, there in (("referee", header.referee), ("host", header.host),
+                                      ("dealer", header.commitment)) if there is not None}
+    authors = {s.seat for s in header.seats} | named
     for number, raw in enumerate(rows[1:-1], start=2):
         try:
             record = lines.read_record(raw)
@@ -186,6 +195,7 @@ def canonical(data: bytes) -> None:
             raise AssertionError(f"audit calls a log intact whose line {number} the reader refuses: {err}") from None
         assert lines.dump(record) == raw, f"audit calls a log intact whose line {number} is not canonical: {raw[:300]!r}"
         spelt(record, number)
+        assert record.by in authors, f"audit calls a log intact whose line {number} is by {record.by!r}, not in the game"
         if record.sig is None:
             continue
         assert signer_of(header, record.by) is not None, (
@@ -830,7 +840,7 @@ def line_mutation(draw: st.DrawFn, rows: list[bytes]) -> list[bytes]:
     i = _line_index(draw, rows)
     raw = rows[i]
     kind = draw(st.sampled_from(["flip", "insert", "delete", "utf16", "bom", "trail", "set", "drop", "dup",
-                                 "spaces", "escape", "reorder", "set", "dup"]))
+                                 "spaces", "escape", "reorder", "set", "dup", "respell", "respell"]))
     items = _items(raw)
     if kind == "flip" and raw:
         at = draw(st.integers(0, len(raw) - 1))
@@ -878,6 +888,14 @@ def line_mutation(draw: st.DrawFn, rows: list[bytes]) -> list[bytes]:
         else:
             text = text.replace('"seq"', '"s\\u0065q"').replace('"by"', '"\\u0062y"')
         raw = text.encode("utf-8", "surrogateescape")
+    elif items is not None and kind == "respell":
+        key = draw(st.sampled_from(["move", "move", "move", "note"]))
+        found = [v for k, v in items if k == key]
+        if found and found[0].startswith('"'):
+            text = draw(st.sampled_from(RESPELLINGS))(json.loads(found[0]))
+            items = [(k, json.dumps(text, ensure_ascii=False) if k == key else v) for k, v in items]
+            rows[i] = _join(items)
+            return _rechain(rows, i)  # the same record to a forgiving reader: only its spelling tells
     elif items is not None and kind == "reorder" and len(items) > 1:
         items = draw(st.permutations(items))
         raw = _join(list(items))
@@ -886,6 +904,17 @@ def line_mutation(draw: st.DrawFn, rows: list[bytes]) -> list[bytes]:
         rows = _rechain(rows, i)
     return rows
 
+
+#: Another spelling of a record's text that a forgiving reader would take as the same:
+#: a move as a player may type it, days or a clock adjustment in other digits.
+_WIDE = {ord(d): chr(0xFF10 + int(d)) for d in "0123456789"}
+_ARABIC = {ord(d): chr(0x0660 + int(d)) for d in "0123456789"}
+RESPELLINGS: list[Callable[[str], str]] = [
+    lambda t: t.replace(" ", "", 1), lambda t: t.replace(",", ".", 1), lambda t: f" {t} ", lambda t: t + "\n",
+    lambda t: t.replace(",", ", "), lambda t: t.swapcase(), lambda t: t.replace("-", "x").replace("x", "X"),
+    lambda t: t.translate(_WIDE), lambda t: t.translate(_ARABIC), lambda t: re.sub(r"(\d+)", r"0\1", t, count=1),
+    lambda t: t.replace("!", " ! ").strip() + "", lambda t: t.replace("+", "+0"),
+]
 
 #: Texts for the fields of a record a forger appends: what renders and what escapes.
 TEXTS = ["<script>alert(1)</script>", "{{ 7 * 7 }}", "{% raw %}", "\u202eevil", "\x1b[2J\x1b[31mred", "A" * 2000,
@@ -936,6 +965,49 @@ def mutated_logs(draw: st.DrawFn) -> bytes:
     elif tear == "extra":
         out += draw(st.sampled_from([b"\n", b"\n\n", b" \n", b"{}\n", b"null\n", BOM + b"\n"]))
     return out
+
+
+@st.composite
+def respelt_logs(draw: st.DrawFn) -> tuple[bytes, bool]:
+    """A real log with one record's move (or a vacation's days) in another spelling,
+    re-chained as a forger would; and whether the text differs from what was there."""
+    _, data = draw(st.sampled_from(base_logs()))
+    rows = data.split(b"\n")[:-1]
+    texts = []
+    for i, raw in enumerate(rows[1:], start=1):
+        items = dict(_items(raw) or [])
+        if items.get("move", "").startswith('"'):
+            texts.append((i, "move"))
+        if items.get("type") == '"vacation"' and items.get("note", "").startswith('"'):
+            texts.append((i, "note"))
+    if not texts:
+        return data, False
+    i, key = draw(st.sampled_from(texts))
+    items = _items(rows[i]) or []
+    before = json.loads(dict(items)[key])
+    after = draw(st.sampled_from(RESPELLINGS))(before)
+    rows[i] = _join([(k, json.dumps(after, ensure_ascii=False) if k == key else v) for k, v in items])
+    return b"".join(r + b"\n" for r in _rechain(rows, i)), after != before
+
+
+@fuzz("spelling")
+@given(case=respelt_logs())
+def test_fuzz_respelt_records(case: tuple[bytes, bool]) -> None:
+    """A move or a vacation's days in another spelling is never taken as the same
+    record: audit calls the log corrupt (one spelling per record)."""
+    data, changed = case
+    COUNTS["spelling"] += 1
+
+    def check() -> None:
+        with tempfile.TemporaryDirectory(prefix="corr-fuzz-") as tmp:
+            path = Path(tmp) / "game.corr"
+            path.write_bytes(data)
+            verdict, _ = audited(path)
+            if verdict.code == 0:
+                canonical(data)
+            assert not (changed and verdict.code == 0), f"{verdict.what()} calls a respelt record intact"
+
+    keeping("log", ".corr", data, check)
 
 
 @fuzz("log")
