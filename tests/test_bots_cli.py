@@ -186,3 +186,14 @@ def test_the_host_plays_the_computer_by_mail(tmp_path: Path, corr, smtp_server) 
     assert msg["Subject"].startswith(f"[corr {game_id}] 2. ")  # the position after the computer's answer
     assert host.run() == {}  # nothing new: nobody mailed, the computer does not move out of turn
     assert len(records(host.path)) == 2
+
+
+def test_computer_seats_answer_after_corr_bot_as_after_corr_move(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "g.corr"
+    assert new(corr, path, "--bot", "B=greedy").code == 0
+    r = corr("bot", path, "--seat", "A", "--level", "greedy", "--seed", "3")
+    assert r.code == 0, r.err
+    assert [by for by, _ in records(path)] == ["A", "B"]  # Anna's move by the computer, then its own seat's
+    assert r.err.startswith("A (greedy): ") and "seq 2: B (computer, greedy)" in r.out + r.err
+    assert "to move: A" in r.out
+    assert corr("audit", path).code == 0

@@ -35,7 +35,8 @@ def bot(
     ] = "text",
 ) -> None:
     """Let the computer play one move for a seat: appended like any move, and the board
-    printed as `corr move` prints it.
+    printed as `corr move` prints it. Computer seats then on turn (`corr new --bot`)
+    answer, as they do after `corr move`.
 
     The computer sees only what the seat may see (its own card, never another's or the
     pile). In a game where the seat signs its records, give its key with --sign.
@@ -59,8 +60,9 @@ def bot(
         raise UsageError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     rep = engine.load(file)
     who = _seat(file, rep, seat_of(file, seat, "--seat"), sign)
+    levels = seats.read(file, rep.seats)
     if level is None:
-        level = seats.read(file, rep.seats).get(who, "strong")
+        level = levels.get(who, "strong")
     choice = choose(rep, who, level, random.Random(seed))
     if dry_run:
         typer.echo(f"{who} ({level}): {choice.move}: {choice.why} (expects {choice.expect:g})")
@@ -78,6 +80,9 @@ def bot(
         rep.add("move", who, choice.move, answers=seen_seq(rep, who))
     if fmt != "none":
         typer.echo(f"{who} ({level}): {choice.move}: {choice.why}", err=True)
+    if any(s in levels for s in rep.on_turn()):  # a computer seat on turn answers, as after `corr move`
+        answered(file, rep, fmt, who if who not in levels else None)
+        return
     board(rep, fmt, mover(rep, who))
 
 
