@@ -42,7 +42,11 @@ def play_on(
     while rep.to_move() is not None and len(rep.log.records) < max_records:
         if mischief and rng.random() < mischief and _mischief(rep, rng):
             continue
-        move = rng.choice(rep.game.legal_moves(rep.state))
+        legal = rep.game.legal_moves(rep.state)
+        if not legal:  # a card that fits nowhere, the card before it still open to a challenge (cards 4.1)
+            rep.add("pass", rep.to_move())
+            continue
+        move = rng.choice(legal)
         if isinstance(move, Placement):
             claimed = Placement(move.digit, move.cell, ())
             try:

@@ -970,3 +970,91 @@ def test_cards_4_1_cli_challenge_upheld_and_the_game_to_its_reveal(corr, tmp_pat
     # a player's copy (no secret) replays the whole game, re-dealt from the reveal
     dealer.secret_path(path).unlink()
     assert corr("replay", path).code == 0
+
+
+# --- 4.1 ruling: an upheld challenge undoes the end the illegal card caused -------------
+#: The referee's reproduction: three cells free, (1,3) (3,2) (4,3); the deck left is a 3
+#: and two 5s; both seats hold a 5, and a 5 on (1,3) breaks the rule and leaves B's 5 no cell.
+REFEREE_PUZZLE = "42.8761.916853924775921436869.321784381947526274685931517462893842193675936758412"
+
+
+def both_hold_a_five() -> engine.Position:
+    seed = next(s for s in (f"{n:032x}" for n in range(200))
+                if deal(seed=s, puzzle=REFEREE_PUZZLE, mode="as-written").game.pile[:2] == [5, 5])
+    return deal(seed=seed, puzzle=REFEREE_PUZZLE, mode="as-written")
+
+
+def test_cards_4_1_an_upheld_challenge_undoes_the_end_the_illegal_card_caused() -> None:
+    rep = both_hold_a_five()
+    assert [r.type for r in lay(rep, cell_of(1, 3), 5)] == ["move"]  # no reveal: the end does not stand yet
+    assert not rep.state.over and rep.to_move() == "B" and rep.game.legal_moves(rep.state) == []
+    assert outcome_of(rep, challenge(rep, "B")[0].seq).verdict == "upheld"
+    assert not rep.state.over and rep.to_move() == "B"  # the game is open again, B on turn with its 5
+    assert rep.game.legal_moves(rep.state)  # which fits now
+    assert not any(r.type == "reveal" for r in rep.log.records)
+    assert rep.game.view(rep.state, None).shown["track"]["A"]["position"] == 0  # the breaker keeps nothing
+
+
+def test_cards_4_1_a_pass_lets_the_end_stand_and_the_dealer_reveals() -> None:
+    rep = both_hold_a_five()
+    lay(rep, cell_of(1, 3), 5)
+    records = rep.add("pass", by="B")
+    assert [r.type for r in records] == ["pass", "reveal"]
+    assert rep.state.over and position(rep)["end"] == "B passes: the card held fits on no free cell (5.1)"
+    with pytest.raises(IllegalMove, match="too late|no card to challenge"):
+        rep.add("challenge", by="B")
+    # a player's copy takes the pass on trust and checks it at the reveal
+    assert copy_of(text(rep)).state.over
+
+
+def test_cards_4_1_a_rejected_challenge_lets_the_end_stand() -> None:
+    rep = deal(deck="12x5", puzzle=EIGHT_FIVES, mode="as-written")  # A's last legal 5 leaves B's 5 no cell
+    lay(rep, LAST_FIVE)
+    assert not rep.state.over and rep.to_move() == "B"
+    records = challenge(rep, "B")
+    assert [r.type for r in records] == ["challenge", "reveal"]
+    assert outcome_of(rep, records[0].seq).verdict == "rejected" and rep.state.over
+
+
+def test_cards_5_1_a_pass_is_refused_while_the_card_held_fits_or_when_nothing_waits() -> None:
+    rep = both_hold_a_five()
+    with pytest.raises(IllegalMove, match="cards 5.1: a pass is only for a card that fits nowhere"):
+        rep.add("pass", by="A")  # nothing laid yet
+    lay(rep, cell_of(3, 2), 5)  # a legal 5: B's 5 still fits at (4,3), so B lays it
+    assert [m.cell for m in rep.game.legal_moves(rep.state)] == [cell_of(4, 3)]
+    with pytest.raises(IllegalMove, match="cards 2.1: B's 5 fits on a free cell: lay it"):
+        rep.add("pass", by="B")
+    strict = deal(deck="12x5", puzzle=EIGHT_FIVES)
+    assert [r.type for r in lay(strict, LAST_FIVE)] == ["move", "reveal"]  # strict: nothing to wait for
+
+
+def test_cards_5_1_corr_pass_ends_the_turn_from_the_command_line(corr, tmp_path: Path) -> None:
+    path = tmp_path / "g.corr"
+    rep = both_hold_a_five()
+    path.write_bytes(text(rep))
+    dealer.write_secret(path, dealer.Secret(rep.game.seed))  # type: ignore[arg-type]
+    assert corr("move", path, "5 (1,3)", "-f", "none").code == 0
+    r = corr("pass", path, "-f", "none")
+    assert r.code == 0, r.err
+    assert "B passes" in r.err
+    assert [r.type for r in engine.load(path).log.records] == ["move", "pass", "reveal"]
+    assert corr("audit", path).code == 0
+
+
+def test_cards_5_2_end_pile_the_seat_whose_draw_found_the_pile_empty_holds_no_card() -> None:
+    rep = deal(deck="1x1-9")
+    for _ in range(8):
+        lay(rep, free_cells(rep, hand(rep, rep.to_move()))[0])
+    assert rep.state.over
+    assert rep.game.view(rep.state, None).shown["holding"] == {"A": True, "B": False}
+
+
+def test_cards_4_1_a_log_whose_dealer_revealed_at_once_still_verifies() -> None:
+    """Logs from before the ruling: the dealer revealed right after the card that left
+    the next seat none; they replay as they always did, the end standing."""
+    rep = both_hold_a_five()
+    lay(rep, cell_of(1, 3), 5)
+    assert [r.type for r in rep.add("reveal", by="dealer")] == ["reveal"]
+    assert rep.state.over
+    again = copy_of(text(rep))
+    assert again.state.over and [r.type for r in again.log.records] == ["move", "reveal"]

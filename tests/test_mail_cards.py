@@ -401,3 +401,26 @@ def test_private_views_skips_what_is_not_well_formed(tmp_path: Path) -> None:
     write_sidecar(log, {"private": ["B"]})
     assert private_views(log) == {}
 
+
+
+def test_cards_5_1_a_seat_whose_card_fits_nowhere_passes_by_mail(host: Host) -> None:
+    """As written, A's 5 on (1,3) breaks the rule and leaves B's 5 no cell: the dealer
+    waits (4.1 ruling) and B, choosing not to challenge, answers `pass`; the end stands
+    and the host reveals the deal."""
+    puzzle = "42.8761.916853924775921436869.321784381947526274685931517462893842193675936758412"
+    for _ in range(60):  # the deck left is a 3 and two 5s: deal until both seats hold a 5
+        rep = engine.new_game(host.path, "cards", PLAYERS[:2], {"puzzle": puzzle, "mode": "as-written"})
+        if list(rep.state.hands) == [5, 5]:
+            break
+        host.path.unlink()
+        secret_path(host.path).unlink()
+    assert list(host.dealer().state.hands) == [5, 5]
+    host.run()
+    host.reply("A", "5 (1,3)\n", "<a1@example.org>")
+    host.run()
+    assert [r.type for r in host.dealer().log.records] == ["move"] and not host.dealer().state.over
+    host.reply("B", "pass\n\n> 1. A 5 (1,3)\n", "<b1@example.org>")
+    host.run()
+    rep = host.dealer()
+    assert [r.type for r in rep.log.records] == ["move", "pass", "reveal"] and rep.state.over
+    assert audit(host.path)["intact"]

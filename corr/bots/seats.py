@@ -173,13 +173,36 @@ def answer(log_path: Path | str, rng: random.Random | None = None, keys: tuple[A
         views = ((s, observe(table, s, moves=True)) for s in table.on_turn() if s in levels)
         found = next(((s, v) for s, v in views if v.legal), None)
         if found is None:
-            break
+            passed = _pass(path, table, levels)
+            if passed is None:
+                break
+            table, made = passed
+            done.append(made)
+            continue
         seat, view = found
         choice = chooser(table.header.game, levels[seat])(view, rng)
         with engine.writing(path, resume=table) as table:
             records = table.add("move", seat, choice.move, answers=view.seq)
         done.append(Answer(seat, levels[seat], choice, records))
     return done, (table if done else None)
+
+
+def _pass(path: Path, table: Any, levels: dict[str, str]) -> tuple[Any, Answer] | None:
+    """A computer seat on turn with no move to make passes where its game takes a pass
+    (a card that fits nowhere, cards 5.1); None when there is nothing it may do."""
+    from corr import engine
+    from corr.errors import CorrError
+    from corr.games.base import Choice
+
+    seat = next((s for s in table.on_turn() if s in levels), None)
+    if seat is None or "pass" not in table.game.record_types:
+        return None
+    try:
+        with engine.writing(path, resume=table) as table:
+            records = table.add("pass", seat)
+    except CorrError:
+        return None
+    return table, Answer(seat, levels[seat], Choice(None, 0.0, "nothing it holds fits"), records)  # type: ignore[arg-type]
 
 
 def narrate(answers: list[Answer], table: Any, viewer: str | None) -> list[str]:
@@ -189,5 +212,5 @@ def narrate(answers: list[Answer], table: Any, viewer: str | None) -> list[str]:
     duel, and the reasons for it, would give the digits to come away."""
     from corr.seatview import reads
 
-    return [f"seq {a.records[0].seq}: {a.seat} {label(a.level)} {a.choice.move}: {a.choice.why}"
+    return [f"seq {a.records[0].seq}: {a.seat} {label(a.level)} {a.choice.move or a.records[0].type}: {a.choice.why}"
             for a in answers if reads(table, viewer, a.records[0])]

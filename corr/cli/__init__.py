@@ -28,7 +28,7 @@ from corr.errors import CorrError
 #: The module of `corr.cli` that defines each top-level command. `main` imports only
 #: the one it runs: building every command costs more than checking the move itself.
 COMMANDS: dict[str, str] = {
-    "new": "play", "move": "play", "challenge": "play", "match": "play", "repair": "play",
+    "new": "play", "move": "play", "challenge": "play", "pass": "play", "match": "play", "repair": "play",
     "games": "inspect", "show": "inspect", "legal": "inspect", "log": "inspect",
     "replay": "inspect", "audit": "inspect", "schema": "inspect",
     "clock": "clock", "claim-timeout": "clock", "vacation": "clock",

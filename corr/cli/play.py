@@ -338,6 +338,33 @@ def challenge(
     _after(rep, fmt)
 
 
+@app.command("pass")
+def pass_(
+    file: LogFile,
+    by: Annotated[Optional[str], typer.Option("--by", metavar="SEAT", help="The passing seat; default: the seat on "
+                                              "turn.")] = None,
+    sign: SignKey = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, html, json or none.")] = "text",
+) -> None:
+    """Pass in the card game: the card you hold fits on no free cell, and you do not
+    challenge the card before it (mode=as-written). Your turn ends, the end stands and
+    the dealer reveals the deal (cards 5.1, 4.1). Where a challenge can take that card
+    back, the game waits for your challenge or your pass.
+
+    \b
+    Example:
+      corr pass game.corr --by B
+    """
+    from corr import engine
+
+    check_format(fmt, ("text", "html", "json", "none"))
+    rep, records = engine.act(file, "pass", by=seat_of(file, by), key=sign)
+    for record in records:
+        for event in rep.steps[record.seq - 1].outcome.events:
+            typer.echo(event, err=True)
+    _after(rep, fmt)
+
+
 @app.command()
 def match(
     first: Annotated[Path, typer.Argument(metavar="GAME1", help="The first game's log.", show_default=False,

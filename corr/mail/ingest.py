@@ -85,6 +85,7 @@ from corr.mail.message import (
     plain_text,
     read_bounded,
     delivery_order,
+    says_pass,
     seq_key,
     subject_ref,
 )
@@ -278,14 +279,17 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         if seq > seen:
             raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {seen}")
         move = first_move(text)
-        if move is None:
+        kind = "move"
+        if move is None and "pass" in rep.game.record_types and says_pass(text):
+            kind = "pass"  # the card game: the card held fits nowhere (cards 5.1)
+        elif move is None:
             raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
         if on_turn is not None:
             _check_sender(rep, msg, on_turn)
-        records = rep.add("move", on_turn, move, answers=seq)
+        records = rep.add(kind, on_turn, move, answers=seq)
         remember(path, msg, seen=True)  # inside the block: without it, the move is not taken either
     result.records = records
-    result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move}"
+    result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move or kind}"
     return result
 
 

@@ -311,6 +311,16 @@ def first_move(text: str) -> str | None:
     return None
 
 
+def says_pass(text: str) -> bool:
+    """Whether the body's first line of its own (not quoted with `>`) is `pass`: a card
+    player whose card fits nowhere (cards 5.1)."""
+    for line in text.splitlines()[:MAX_BODY_LINES]:
+        line = line.strip()
+        if line and not line.startswith(">"):
+            return line.lower() == "pass"
+    return False
+
+
 #: An address corr answers: printable ASCII without spaces, quotes or brackets, one @.
 _ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}")
 

@@ -75,6 +75,9 @@ class CardsState:
     ending: str = ""  # why the game ends, once that is public; the dealer's reveal follows
     over: bool = False
     last_cell: int | None = None
+    #: end=pile: the seat whose draw found the pile empty, and so holds no card (5.2). Not
+    #: in `holding`, which the state hash covers as logs have always hashed it.
+    emptied: int | None = None
 
 
 class Cards(AsWritten, Game[CardsState]):
@@ -99,8 +102,8 @@ class Cards(AsWritten, Game[CardsState]):
             "pile: the game ends when a player cannot draw (5.2); hands: the hands are played out (5.2 ruling)",
         ),
     }
-    record_types = frozenset({"move", "challenge", "reveal"})
-    turn_types = frozenset({"move"})
+    record_types = frozenset({"move", "challenge", "pass", "reveal"})
+    turn_types = frozenset({"move", "pass"})
     dealer_types = frozenset({"reveal"})
     turn_rule = "cards 1.3"
     challenge_rule = "cards 4.1"
@@ -160,7 +163,7 @@ class Cards(AsWritten, Game[CardsState]):
         return CardsState(
             grid=state.grid.copy(), points=list(state.points), holding=list(state.holding), hands=list(state.hands),
             turn=state.turn, drawn=state.drawn, removed=state.removed, last=state.last, ending=state.ending,
-            over=state.over, last_cell=state.last_cell,
+            over=state.over, last_cell=state.last_cell, emptied=state.emptied,
         )
 
     def on_turn(self, state: CardsState) -> tuple[str, ...]:
@@ -213,9 +216,19 @@ class Cards(AsWritten, Game[CardsState]):
         cand = state.grid.cand
         return bool(card) and not any(m >> card & 1 for m in cand)
 
+    def pending(self, state: CardsState) -> bool:
+        """4.1 ruling: an end by 5.1 right after a card that can still be challenged does
+        not stand yet: a challenge may take the card back and open the game again. The
+        seat on turn ends its turn with a challenge or a pass; the window is public, so
+        waiting says nothing of whether the card broke the rule."""
+        last = state.last
+        return (self.as_written and not state.over and not state.ending and last is not None
+                and not last.challenged and last.by != self.seats[state.turn])
+
     def automatic(self, state: CardsState, now: datetime | None = None) -> list[tuple[str, str]]:
-        """The dealer reveals the deal as soon as the game is at its end (6.2)."""
-        if not state.over and (state.ending or self.blocked(state)):
+        """The dealer reveals the deal as soon as the game is at an end that stands (6.2,
+        4.1 ruling: not while the card that caused it can still be challenged)."""
+        if not state.over and (state.ending or (self.blocked(state) and not self.pending(state))):
             return [("reveal", DEALER)]
         return []
 
@@ -235,7 +248,25 @@ class Cards(AsWritten, Game[CardsState]):
             return self._lay(state, action)
         if action.type == "reveal":
             return self._reveal(state)
+        if action.type == "pass":
+            return self._pass(state, action.by)
         return self.challenge(state, action)
+
+    def _pass(self, state: CardsState, seat: str) -> Outcome:
+        """4.1 ruling, 5.1: the seat on turn holds a card that fits nowhere and does not
+        challenge the card before it: its turn ends, so the end stands and the dealer
+        reveals. Only then: a seat with a card that fits lays it (a copy without the
+        deal takes the pass on trust until the reveal, when every card is checked)."""
+        if not self.pending(state):
+            raise IllegalMove("cards 5.1", "a pass is only for a card that fits nowhere, while the card before it "
+                              "can still be challenged (4.1); the dealer ends the game otherwise")
+        card = self.held(state, seat)
+        if card is not None and not self.blocked(state):
+            raise IllegalMove("cards 2.1", f"{seat}'s {card} fits on a free cell: lay it")
+        state.last = None  # the turn has ended: the card before it stands (4.1)
+        # public words: a copy without the deal hashes the same state (6.1)
+        state.ending = f"{seat} passes: the card held fits on no free cell (5.1)"
+        return Outcome(events=(f"{seat} passes: no free cell takes the card held",))
 
     def _lay(self, state: CardsState, action: Action) -> Outcome:
         move = action.move
@@ -283,6 +314,7 @@ class Cards(AsWritten, Game[CardsState]):
         state.hands[index] = 0
         if self.opts["end"] == "pile":
             state.ending = "the pile is empty when a player is to draw (5.2)"
+            state.emptied = index
         else:
             state.holding[index] = False
 
@@ -342,7 +374,7 @@ class Cards(AsWritten, Game[CardsState]):
         shown: dict[str, Any] = {
             "track": {s: {"laps": p // TRACK, "position": p % TRACK} for s, p in zip(self.seats, state.points)},
             "pile": self.pile_left(state),
-            "holding": dict(zip(self.seats, state.holding)),
+            "holding": {s: h and i != state.emptied for i, (s, h) in enumerate(zip(self.seats, state.holding))},
             "removed": state.removed,
             "end": state.ending if state.over else None,
         }
