@@ -21,6 +21,12 @@ os.environ.setdefault("CORR_CACHE_DIR", tempfile.mkdtemp(prefix="corr-test-cache
 
 from corr.cli import main  # noqa: E402
 
+# A frozen clock is the tests' own: pytest's timer keeps the real one, so `--durations`
+# and the run's total time stay true while a test freezes time.
+import freezegun  # noqa: E402
+
+freezegun.configure(extend_ignore_list=["_pytest.timing"])
+
 
 @dataclass
 class Run:
