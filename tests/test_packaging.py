@@ -224,3 +224,13 @@ def test_run_tests_says_what_is_wrong_in_one_line(args: list[str], env: dict[str
     done = run_tests(*args, env=env)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("run-tests: error: ") and words in done.stderr
+
+
+def test_a_frozen_clock_leaves_pytests_timer_alone() -> None:
+    """`--durations` and the run's total keep real time while a test freezes it."""
+    from _pytest import timing
+    from freezegun import freeze_time
+
+    real = timing.perf_counter
+    with freeze_time("2026-03-01 12:00:00"):
+        assert timing.perf_counter is real
