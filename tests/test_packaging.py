@@ -234,3 +234,15 @@ def test_a_frozen_clock_leaves_pytests_timer_alone() -> None:
     real = timing.perf_counter
     with freeze_time("2026-03-01 12:00:00"):
         assert timing.perf_counter is real
+
+
+def test_the_closing_summary_names_every_skip_and_why(tmp_path: Path) -> None:
+    """pyproject's pytest options: a run's last lines say what was skipped and why."""
+    test = tmp_path / "test_skipped.py"
+    test.write_text("import pytest\n\n\n@pytest.mark.skip(reason='no Dovecot on this machine')\n"
+                    "def test_imap() -> None:\n    pass\n")
+    project = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "pytest", "-c", str(project / "pyproject.toml"), "--rootdir",
+                           str(tmp_path), "-p", "no:cacheprovider", str(test)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert re.search(r"^SKIPPED \[1\] \S*test_skipped\.py:4: no Dovecot on this machine$", done.stdout, re.M), done.stdout
