@@ -10,21 +10,14 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from corr.engine import Position
 from corr.names import visible
+from corr.resources import resource_dir
 from corr.seatview import SeatView, observe
 
 FORMATS = ("text", "html", "json")
-
-
-def resource_dir(kind: str) -> Path:
-    """`templates` or `schemas`: inside the installed package, else in the checkout."""
-    here = Path(__file__).resolve().parent
-    installed = here / kind
-    return installed if installed.is_dir() else here.parent / kind
 
 
 def _bytecode_cache(colour: bool = False):  # -> jinja2.BytecodeCache | None

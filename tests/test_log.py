@@ -15,7 +15,7 @@ from corr import engine, randomplay
 from corr.errors import CorruptLog, IllegalMove, UsageError
 from corr.log import repair, store
 from corr.log.models import Record, json_schemas
-from corr.render import resource_dir
+from corr.resources import resource_dir
 
 
 def write_game(tmp_path: Path, seed: int = 1, players: int = 2) -> tuple[Path, engine.Position]:
