@@ -4,6 +4,7 @@ checkout ignores what the README makes, and says which licence and Pythons it ha
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -14,7 +15,7 @@ import pytest
 
 import corr
 from corr import games
-from corr.render import resource_dir
+from corr.resources import resource_dir
 
 try:
     import tomllib
@@ -38,6 +39,34 @@ def test_an_installed_corr_carries_its_templates_inside_the_package() -> None:
     else:  # a wheel install: `pip install .` put them into corr/
         assert resource_dir("templates") == package / "templates"
         assert resource_dir("schemas") == package / "schemas"
+
+
+def test_the_rules_ship_inside_the_package_where_corr_reads_them() -> None:
+    """pyproject puts docs/rules into the wheel as corr/docs/rules, the folder
+    `corr rules` reads in an installed corr; an installed corr has every game's there."""
+    from corr.rulebook import folder
+
+    wheel = pyproject()["tool"]["hatch"]["build"]["targets"]
+    assert wheel["wheel"]["force-include"]["docs/rules"] == "corr/docs/rules"
+    assert "docs" in wheel["sdist"]["include"]
+    package = Path(corr.__file__).resolve().parent
+    assert folder() == (REPO if package.parent == REPO else package) / "docs" / "rules"
+    for name in games.names():
+        assert (folder() / f"{name}.md").is_file()
+
+
+@pytest.mark.skipif(not (os.environ.get("CI") or os.environ.get("CORR_FRESH_CLONE")),
+                    reason="builds a wheel with pip: runs in CI or with CORR_FRESH_CLONE=1")
+def test_a_built_wheel_carries_the_rules(tmp_path: Path) -> None:
+    import zipfile
+
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (wheel,) = tmp_path.glob("corr-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"corr/docs/rules/{name}.md" for name in games.names()} <= shipped
+    assert "corr/templates/combat/board.txt" in shipped
 
 
 def test_boards_render_when_the_cache_folder_cannot_be_made(tmp_path: Path, monkeypatch, corr) -> None:
@@ -131,7 +160,7 @@ def test_what_the_readme_makes_is_ignored(checkout: None) -> None:
 def test_no_file_of_the_project_is_ignored(checkout: None) -> None:
     assert git("ls-files", "--cached", "--ignored", "--exclude-standard") == []
     # nor one not yet added: everything in the project's folders but bytecode
-    folders = ["corr", "tests", "templates", "schemas", "examples", "benchmarks", "rules", ".ci"]
+    folders = ["corr", "tests", "templates", "schemas", "examples", "benchmarks", "docs", ".ci"]
     ours = [p for p in git("ls-files", "--others", "--ignored", "--exclude-standard", "--", *folders)
             if "__pycache__" not in p and not p.endswith(".pyc")]
     assert ours == []

@@ -35,7 +35,7 @@ COMMANDS: dict[str, str] = {
     "resign": "endings", "draw": "endings",
     "host": "host", "key": "keys", "mail": "mail", "puzzle": "puzzle",
     "compare": "referee", "referee": "referee", "play": "terminal",
-    "status": "status", "bot": "bots", "completion": "completion",
+    "status": "status", "bot": "bots", "completion": "completion", "rules": "rules",
 }
 
 #: Set CORR_DEBUG=1 to get the traceback of an unexpected error instead of one line.

@@ -38,6 +38,13 @@ def _key(name: str) -> str:
     raise UsageError(f"unknown game {name!r} (games: {', '.join(known)})")
 
 
+def canonical(name: str) -> str:
+    """The registered name a game name or alias stands for (`Sudoku-War` -> `war`); a
+    game's package is imported only to ask its aliases, so a registered name costs no
+    import (`corr rules` reads a file and needs no game)."""
+    return _key(name)
+
+
 def game_class(name: str) -> type[Game]:
     """The class of a game, by name or alias."""
     cls: type[Game] = import_module(f"{__name__}.{_key(name)}").GAME
