@@ -1,4 +1,4 @@
-"""The Sudoku War computer opponents (corr/bots/war.py), against rules/war.md.
+"""The Sudoku War computer opponents (corr/bots/war.py), against docs/rules/war.md.
 
 Positions are position strings (1.4 ruling) built by `setup()` from (row, column) squares,
 row 1 at the top (Black's first line) and row 9 at the bottom (White's). Games are real

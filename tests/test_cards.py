@@ -1,4 +1,4 @@
-"""СуДоку, the card game, rule by rule (rules/cards.md); each test names the rule it pins.
+"""СуДоку, the card game, rule by rule (docs/rules/cards.md); each test names the rule it pins.
 
 Games are dealt from seeds chosen here (`deal`), so every hidden card is known to the
 test; small decks (`deck=1x1-9`: nine distinct cards, which never clash with each other)

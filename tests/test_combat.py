@@ -1,4 +1,4 @@
-"""SUDOKU-Combat, rule by rule (rules/combat.md); each test names the rule it pins."""
+"""SUDOKU-Combat, rule by rule (docs/rules/combat.md); each test names the rule it pins."""
 
 from __future__ import annotations
 

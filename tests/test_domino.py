@@ -1,4 +1,4 @@
-"""Sudoku Domino, rule by rule (rules/domino.md); each test names the rule it pins.
+"""Sudoku Domino, rule by rule (docs/rules/domino.md); each test names the rule it pins.
 
 Games are dealt from public seeds chosen here (every copy knows the order) or, for the
 duel and the dealer's part, from `randomplay`'s secret seeds on the dealer's copy. Near-full

@@ -1,4 +1,4 @@
-"""Sudoku Domino (rules/domino.md): docking cells (2.2, 2.3), unreachable cells (3.3) and
+"""Sudoku Domino (docs/rules/domino.md): docking cells (2.2, 2.3), unreachable cells (3.3) and
 the seeded generator (7.1) in corr/puzzles/domino.py, with the dealer's `draw`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Board geometry (rules/README.md): (F,P) numbering, units and peers."""
+"""Board geometry (docs/rules/README.md): (F,P) numbering, units and peers."""
 
 from __future__ import annotations
 

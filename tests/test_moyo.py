@@ -1,4 +1,4 @@
-"""Sudoku Moyo, rule by rule (rules/moyo.md); each test names the rule it pins."""
+"""Sudoku Moyo, rule by rule (docs/rules/moyo.md); each test names the rule it pins."""
 
 from __future__ import annotations
 

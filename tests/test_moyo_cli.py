@@ -1,4 +1,4 @@
-"""Bad input for Sudoku Moyo through the command line (rules/moyo.md; DESIGN.md 9).
+"""Bad input for Sudoku Moyo through the command line (docs/rules/moyo.md; DESIGN.md 9).
 
 Each refusal is exit 1 with one stderr line `corr: error: ...` naming the problem and the
 rule, no traceback, and the log byte-for-byte unchanged (or, for `new`, no file at all).

@@ -1,4 +1,4 @@
-"""`corr puzzle`: list, show, solve, check (rules/moyo.md 6 and 7)."""
+"""`corr puzzle`: list, show, solve, check (docs/rules/moyo.md 6 and 7)."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_every_puzzle_command_has_an_example(corr, command: str) -> None:
     assert r.code == 0 and "Example:" in r.out and f"corr puzzle {command}" in r.out
 
 
-# --- corr puzzle domino (rules/domino.md 7.1) ---------------------------------------------
+# --- corr puzzle domino (docs/rules/domino.md 7.1) ---------------------------------------------
 def test_domino_7_1_puzzle_domino_prints_the_start_and_the_order(corr) -> None:
     from corr.geometry import name
     from corr.puzzles.appendix import puzzle_text

@@ -306,7 +306,7 @@ def test_json_keys(build, show) -> None:
 
 
 # ---------------------------------------------------------------------------------
-# Sudoku Moyo (rules/moyo.md): the same golden infrastructure, with `case.game = "moyo"`.
+# Sudoku Moyo (docs/rules/moyo.md): the same golden infrastructure, with `case.game = "moyo"`.
 # The games were found by playing `corr legal --json` moves through the CLI on puzzle 1
 # (standard division DLDDNLLDL: A light in fields 2, 6, 7, 9; B dark in 1, 3, 4, 8).
 

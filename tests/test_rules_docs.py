@@ -30,7 +30,7 @@ GAMES = games.names()
 #: "2.3/5.2", "6 and 7", "2, 3.3, 7.1").
 REF = r"\d+(?:\.\d+[a-z]?)?"
 REFS = rf"{REF}(?:(?:, |/|-| and ){REF})*"
-#: A rule named with its game: "combat 2.2", "Moyo rule 6", "rules/domino.md 2, 3.3, 7.1".
+#: A rule named with its game: "combat 2.2", "Moyo rule 6", "docs/rules/domino.md 2, 3.3, 7.1".
 NAMED = re.compile(rf"\b({'|'.join(GAMES)})(?:\.md)?(?: rules?)? ({REFS})\b", re.IGNORECASE)
 #: Inside a game's own files a bare number cites that game: "(3.5)", "(5.2 ruling)",
 #: "rule 3.1-3.2", "ruling 4.2". A cell `(5,4)` is no citation: its comma has no space.

@@ -1,4 +1,4 @@
-"""The solver, solution counts and the Moyo 6 check (rules/moyo.md 6 and 7)."""
+"""The solver, solution counts and the Moyo 6 check (docs/rules/moyo.md 6 and 7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sudoku War, rule by rule (rules/war.md); each test names the rule it pins.
+"""Sudoku War, rule by rule (docs/rules/war.md); each test names the rule it pins.
 
 Positions are built here with the position string (1.4 ruling): `setup()` places pieces by
 (row, column), row 1 at the top (Black's first line) and row 9 at the bottom (White's).

@@ -1,4 +1,4 @@
-"""The six puzzles of the Sudoku Moyo rulebook's appendix (rules/moyo.md 7), and puzzle strings."""
+"""The six puzzles of the Sudoku Moyo rulebook's appendix (docs/rules/moyo.md 7), and puzzle strings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""СуДоку, the card-scoring game (rules/cards.md): hidden hands dealt by a dealer who
+"""СуДоку, the card-scoring game (docs/rules/cards.md): hidden hands dealt by a dealer who
 commits to the shuffle and reveals it at the end.
 
 `rules` is the game, `bot` its computer opponents; its boards are

@@ -1,4 +1,4 @@
-"""Computer opponents for СуДоку, the card game (rules/cards.md).
+"""Computer opponents for СуДоку, the card game (docs/rules/cards.md).
 
 A seat sees the board, every score, who holds a card, how many cards the pile has
 left, and its own card (6.1); the other hands and the pile's order it does not. It

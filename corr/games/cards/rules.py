@@ -1,7 +1,7 @@
-"""СуДоку, the card-scoring game (rules/cards.md): lay the card you hold, score the cards
+"""СуДоку, the card-scoring game (docs/rules/cards.md): lay the card you hold, score the cards
 already in its block, row and column.
 
-Rule numbers in messages and comments refer to rules/cards.md. The pile and the hands
+Rule numbers in messages and comments refer to docs/rules/cards.md. The pile and the hands
 are hidden (6.1): the game is dealt from the dealer's seed (corr.engine.dealer), which only the
 dealer's copy knows until the reveal. Everything else - the board, every score, the
 track, who holds a card, how many cards the pile has left - is public, and that is all

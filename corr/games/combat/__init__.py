@@ -1,4 +1,4 @@
-"""SUDOKU-Combat (rules/combat.md): tiles from a common supply, fields conquered by the
+"""SUDOKU-Combat (docs/rules/combat.md): tiles from a common supply, fields conquered by the
 seat whose placement leaves a digit no place in them.
 
 `rules` is the game, `bot` its computer opponents; its boards are

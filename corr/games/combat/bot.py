@@ -1,4 +1,4 @@
-"""Computer opponents for SUDOKU-Combat (rules/combat.md): `greedy` and `strong`.
+"""Computer opponents for SUDOKU-Combat (docs/rules/combat.md): `greedy` and `strong`.
 
 Combat hides nothing, so both levels work on a copy of the board (`view.state`). Which
 placements conquer which fields is worked out from the grid's candidates alone, without

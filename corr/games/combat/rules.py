@@ -1,6 +1,6 @@
-"""SUDOKU-Combat (rules/combat.md): place tiles from a common supply, conquer fields.
+"""SUDOKU-Combat (docs/rules/combat.md): place tiles from a common supply, conquer fields.
 
-Rule numbers in messages and comments refer to rules/combat.md.
+Rule numbers in messages and comments refer to docs/rules/combat.md.
 """
 
 from __future__ import annotations

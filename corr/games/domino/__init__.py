@@ -1,4 +1,4 @@
-"""Sudoku Domino (rules/domino.md): alone, or a duel on the same deal, each seat on its
+"""Sudoku Domino (docs/rules/domino.md): alone, or a duel on the same deal, each seat on its
 own board.
 
 `rules` is the game, `deal` the seeded generator of the start and the digit order

@@ -1,4 +1,4 @@
-"""Computer opponents for Sudoku Domino (rules/domino.md).
+"""Computer opponents for Sudoku Domino (docs/rules/domino.md).
 
 A seat sees its own board, its lives and jokers and the digit it is given, never the
 digits to come (2.1, 7.2); what it does know is their multiset: every digit of the

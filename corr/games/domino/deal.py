@@ -1,4 +1,4 @@
-"""Sudoku Domino: docking geometry and the seeded generator (rules/domino.md 2, 3.3, 7.1).
+"""Sudoku Domino: docking geometry and the seeded generator (docs/rules/domino.md 2, 3.3, 7.1).
 
 A board is 81 cells in reading order (corr.geometry), 0 for an empty cell and a digit
 for a stone. Everything here is a pure function of the board or the seed, so a duel's

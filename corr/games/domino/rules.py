@@ -1,6 +1,6 @@
-"""Sudoku Domino (rules/domino.md): place the digit you are given on a docking cell.
+"""Sudoku Domino (docs/rules/domino.md): place the digit you are given on a docking cell.
 
-Rule numbers in messages and comments refer to rules/domino.md. The start and the
+Rule numbers in messages and comments refer to docs/rules/domino.md. The start and the
 digit order are dealt from a seed (7.1): a public one (`-o seed=S`, a practice game or a
 published daily puzzle) or the dealer's secret, committed to in the header and revealed
 when the game is over (7.2). With two or more seats the game is a duel (1.2): every seat

@@ -1,4 +1,4 @@
-"""Sudoku Moyo (rules/moyo.md), with Horikomi, divisions, draft, handicap and matches.
+"""Sudoku Moyo (docs/rules/moyo.md), with Horikomi, divisions, draft, handicap and matches.
 
 `rules` is the game, `victory` the exact count of the stones a seat can still place
 (victory points, 4.2), `check` the puzzle advice of rule 6, `bot` its computer

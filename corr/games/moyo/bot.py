@@ -1,4 +1,4 @@
-"""Computer opponents for Sudoku Moyo (rules/moyo.md): `greedy` and `strong`.
+"""Computer opponents for Sudoku Moyo (docs/rules/moyo.md): `greedy` and `strong`.
 
 Moyo hides nothing, so both levels try moves on a copy of the whole position
 (`view.state`) with the game's own `apply`, and the moves always come from the game's

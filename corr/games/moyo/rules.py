@@ -1,6 +1,6 @@
-"""Sudoku Moyo (rules/moyo.md): two players fill their own areas (Shima) of a puzzle.
+"""Sudoku Moyo (docs/rules/moyo.md): two players fill their own areas (Shima) of a puzzle.
 
-Rule numbers in messages and comments refer to rules/moyo.md. Areas are the nine fields
+Rule numbers in messages and comments refer to docs/rules/moyo.md. Areas are the nine fields
 (or, with units=rows/columns, the nine rows or columns); area 5 is the Azumaya. An area's
 stones are the digits it still lacks (1.4), so the grid alone says what each area has.
 """

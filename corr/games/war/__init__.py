@@ -1,4 +1,4 @@
-"""Sudoku War (rules/war.md): a chess variant of numbers under the Sudoku rule, with
+"""Sudoku War (docs/rules/war.md): a chess variant of numbers under the Sudoku rule, with
 Stars, Correctors, Leaps, Knights and Immobilizers.
 
 `rules` is the game, `bot` its computer opponents; its boards are

@@ -1,4 +1,4 @@
-"""Computer opponents for Sudoku War (rules/war.md): `greedy` and `strong`.
+"""Computer opponents for Sudoku War (docs/rules/war.md): `greedy` and `strong`.
 
 War hides nothing, so both levels work on a copy of the whole position (`view.state`)
 and make and take back moves on it in place: the moves themselves always come from the

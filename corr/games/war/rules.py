@@ -1,7 +1,7 @@
-"""Sudoku War (rules/war.md): White and Black numbers fight on a Sudoku board, helped by
+"""Sudoku War (docs/rules/war.md): White and Black numbers fight on a Sudoku board, helped by
 hired pieces (Star, Corrector, Leap, Knight, Immobilizer).
 
-Rule numbers in messages and comments refer to rules/war.md. Rows run from 1 (top,
+Rule numbers in messages and comments refer to docs/rules/war.md. Rows run from 1 (top,
 Black's first line) to 9 (bottom, White's); a cell is 0..80 in reading order, named
 (F,P) like every other game. Seat A plays White and moves first (1.5).
 
