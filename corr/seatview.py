@@ -14,8 +14,10 @@ answer together:
 - on a player's copy, which cannot deal, what the dealer's latest message told the
   viewer of its own hand (`corr.log.panels`), while it still holds;
 - for the viewer that may move: its legal moves, one to show the notation by example
-  (one that keeps the rules: a Domino misplacement costs a life), and, where the game
-  hides nothing, a copy of the whole position for a computer opponent to try moves on;
+  (one that keeps the rules: a Domino misplacement costs a life), those that take a
+  field only when written with a claim (Combat's `!`, `Game.claim_for`), and, where the
+  game hides nothing, a copy of the whole position for a computer opponent to try
+  moves on;
 - whether the whole log may go to the viewer (not while a Domino duel runs).
 """
 
@@ -26,7 +28,7 @@ from typing import Any
 
 from corr.engine.position import Position, Step
 from corr.errors import UsageError
-from corr.games.base import Game, Seen
+from corr.games.base import Claim, Game, Seen
 from corr.geometry import FIELD_OF, PLACE_OF, name
 from corr.log.lines import Record
 from corr.names import seat_named, short_name
@@ -51,6 +53,9 @@ class SeatView:
     #: the viewer's moves now, in the game's order (asked with `moves=True`; empty when
     #: it may not move)
     legal: list[Move] = field(default_factory=list)
+    #: those of them that take more when written with a claim (combat 3.5), each with
+    #: its claim (asked with `claims=True`): a player sees the move as it must be played
+    claims: dict[Move, Claim] = field(default_factory=dict)
     #: the first of them that keeps the game's main rule (a Domino misplacement is legal
     #: but costs a life): what a message shows the notation by
     safe: Move | None = None
@@ -88,16 +93,24 @@ class SeatView:
         return [(s.record.seq, s.record.by, s.record.move or s.record.type) for s in self.steps
                 if s.record.type in ("move", "pass")]
 
+    def written(self, move: Move) -> Move:
+        """A legal move as it must be written to take all it can: with its claim where
+        it takes a field only so (`7 (5,4) !`), else as it is."""
+        claim = self.claims.get(move)
+        return move if claim is None else claim.move
+
     def example(self) -> Move | None:
         """A move to show the notation by: the first legal move that keeps the game's
         main rule, else the first legal move."""
         return self.safe if self.safe is not None else (self.legal[0] if self.legal else None)
 
 
-def observe(table: Position, viewer: str | None = None, *, moves: bool = False) -> SeatView:
+def observe(table: Position, viewer: str | None = None, *, moves: bool = False, claims: bool = False) -> SeatView:
     """What `viewer` (a seat; None: the public) may see of `table` now. With `moves`,
     also the viewer's legal moves, a safe example among them first, and - where the game
-    hides nothing from it - a copy of the whole position."""
+    hides nothing from it - a copy of the whole position; with `claims` too, which of
+    those moves take a field only when written with a claim (a look at each move: only
+    for those who list them to a player)."""
     game, state = table.game, table.state
     if viewer is not None and viewer not in game.seats:
         raise UsageError(f"no seat {viewer!r} (seats: {', '.join(game.seats)})")
@@ -105,9 +118,12 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False) 
     steps = tuple(step for step in table.steps if game.shows(state, step.record.by, viewer, now))
     seen = game.view(state, viewer, now)
     legal: list[Move] = []
+    claimed: dict[Move, Claim] = {}
     whole_state = None
     if moves and viewer is not None:
         legal = _legal(table, viewer)
+        if claims:
+            claimed = {m: c for m in legal if (c := game.claim_for(state, m)) is not None}
         if game.whole_view(viewer):
             whole_state = game.clone(state)
     safe = next((m for m in legal if game.check(state, m, viewer) is None), None)
@@ -119,11 +135,21 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False) 
         whole=len(steps) == len(table.steps),
         rules=game.without_deal(),
         legal=legal,
+        claims=claimed,
         safe=safe,
         state=whole_state,
         own_board=game.own_boards and len(game.seats) > 1,
         dealt=game.is_hidden(game.opts),
     )
+
+
+def unclaimed(table: Position, seat: str, move: Move) -> Claim | None:
+    """What `move` by `seat`, written as it is, would leave untaken that a claim would
+    take (`Game.claim_for`), or None; only while `seat` may move: what its own move
+    would do is the mover's to know, as its legal moves are."""
+    if seat not in table.on_turn() or table.result().over or not table.game.dealt:
+        return None
+    return table.game.claim_for(table.state, move)
 
 
 def _legal(table: Position, seat: str) -> list[Move]:

@@ -20,7 +20,7 @@ HIDDEN_ATTRIBUTES = frozenset({"state", "deal", "pile", "hands", "snapshots", "p
 #: only the seat view asks them (the engine judges with them).
 SEAT_HOOKS = frozenset({
     "view", "board", "shows", "legal_for", "legal_moves", "given", "automatic", "reads", "last_seen", "seen_seq",
-    "visible",
+    "visible", "claim_for",
 })
 #: Where hidden state is read: the games themselves, the engine (which judges every
 #: record), the seat view (the one place that decides what a seat sees), and random

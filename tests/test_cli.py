@@ -653,6 +653,31 @@ def test_legal_json_when_the_game_is_over(corr, finished: Path) -> None:
     assert "game is over" in corr("legal", finished).out
 
 
+#: The README's opening: after it field 8's 2 has one place left, and Anna may take it.
+FIELD_8_OPENING = ("7 (8,7)", "8 (4,6)", "6 (8,4)", "2 (5,3)", "9 (1,3)", "1 (3,9)")
+
+
+def test_combat_3_5_legal_lists_a_conquest_with_its_claim_and_the_field_it_takes(corr, game) -> None:
+    path = game(*FIELD_8_OPENING)
+    text = corr("legal", path).out.splitlines()
+    assert "2 (7,3) !  conquers field 8" in text
+    assert "2 (7,3)" not in text  # the form that would miss the field is not offered
+    assert "3 (7,3)" in text  # a move that conquers nothing, as it was
+    data = json.loads(corr("legal", path, "--json").out)
+    assert data["seat"] == "A" and all(isinstance(m, str) for m in data["moves"])
+    assert data["conquers"]["2 (7,3) !"] == [8]
+    assert set(data["conquers"]) <= set(data["moves"])
+    assert len(data["moves"]) == len(text) - 1  # the same moves, under one heading line
+    assert corr("move", path, "2 (7,3) !", "--format", "none").code == 0
+    assert json.loads(corr("show", path, "--format", "json").out)["conquered"] == {"8": "A"}
+
+
+def test_combat_3_5_legal_marks_nothing_where_no_claim_is_needed(corr, game) -> None:
+    auto = json.loads(corr("legal", game(*FIELD_8_OPENING, options=("conquest=auto",)), "--json").out)
+    assert set(auto) == {"seat", "moves"} and "2 (7,3)" in auto["moves"]
+    assert not any("!" in m for m in auto["moves"])
+
+
 def test_show_at_outside_the_log(corr, base: Path) -> None:
     refused(corr, base, 1, "show", base, "--at", "99", words=("--at 99", "seq 0 to 4"))
 

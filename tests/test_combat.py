@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corr.errors import IllegalMove
-from corr.games.base import Action
+from corr.games.base import Action, Claim
 from corr.games.combat.rules import Combat, CombatState
 from corr.games.grid import Grid
 from corr.geometry import cell_of
@@ -278,6 +278,61 @@ def test_combat_3_5_auto_still_checks_a_claim() -> None:
     game, state = empty_setup(conquest="auto")
     with pytest.raises(IllegalMove, match="conquers no field"):
         play(game, state, "7 (5,4) !")
+
+
+OUTER_CONQUEST_OPENING = ("7 (8,7)", "8 (4,6)", "6 (8,4)", "2 (5,3)", "9 (1,3)", "1 (3,9)")
+
+
+def test_combat_3_5_an_unclaimed_conquest_is_told_with_the_claim_that_takes_it() -> None:
+    game, state = empty_setup()
+    for text in OUTER_CONQUEST_OPENING:
+        play(game, state, text)
+    assert game.claim_for(state, parse("2 (7,3)")) == Claim(
+        parse("2 (7,3) !"), (8,), "conquers field 8", "misses field 8", "combat 3.5")
+    assert game.claim_for(state, parse("2 (7,3) !")) is None  # claimed: nothing missed
+    assert game.claim_for(state, parse("2 (7,3) !8")) is None
+    assert game.claim_for(state, parse("2 (7,3) !4")) is None  # refused (3.5): no claim to suggest
+    assert game.claim_for(state, parse("3 (7,3)")) is None  # conquers nothing
+    assert game.claim_for(state, parse("2 (8,7)")) is None  # occupied: refused (2.1)
+    assert state.conquered == {} and state.grid.places_for(8, 2) == [cell_of(8, 1)]  # asking changed nothing
+
+
+def test_combat_3_5_a_named_claim_that_leaves_a_field_out_is_told_what_it_misses() -> None:
+    game, state = empty_setup()
+    for text in TWO_FIELD_OPENING:
+        play(game, state, text)
+    claim = game.claim_for(state, parse("3 (4,1) !6"))
+    assert claim is not None
+    assert (str(claim.move), claim.fields, claim.takes, claim.misses) == (
+        "3 (4,1) !", (4, 6), "conquers fields 4 and 6", "misses field 4")
+
+
+def test_combat_3_5_with_conquest_auto_nothing_needs_a_claim() -> None:
+    game, state = empty_setup(conquest="auto")
+    for text in OUTER_CONQUEST_OPENING:
+        play(game, state, text)
+    assert game.claim_for(state, parse("2 (7,3)")) is None
+
+
+@pytest.mark.parametrize("opening", [OUTER_CONQUEST_OPENING, TWO_FIELD_OPENING, MISSED_FIELD_1])
+def test_combat_3_5_every_claim_told_takes_exactly_what_the_move_would_miss(opening: tuple[str, ...]) -> None:
+    """Against the rules themselves: each legal move played as it is misses exactly the
+    fields its claim names, and played as the claim writes it, conquers them."""
+    game, state = empty_setup()
+    for text in opening:
+        play(game, state, text)
+    claimed = 0
+    for move in game.legal_moves(state):
+        claim = game.claim_for(state, move)
+        missed = game.apply(game.clone(state), Action(1, "move", game.to_move(state), move))
+        if claim is None:
+            assert missed.missed == (), move
+            continue
+        claimed += 1
+        assert missed.missed == claim.fields, move
+        taken = game.apply(game.clone(state), Action(1, "move", game.to_move(state), claim.move))
+        assert taken.conquered == claim.fields and taken.missed == (), move
+    assert claimed
 
 
 # --- 4 Illegal placements and challenges ---------------------------------------------

@@ -133,9 +133,15 @@ def legal(
 ) -> None:
     """List the moves the seat on turn may make.
 
-    With --json: {"seat": "A", "moves": ["2 (1,1)", ...]}; seat is null when the game is over.
-    In a game with hidden cards or a secret digit order the moves depend on them: only
-    the dealer's copy (beside FILE.secret) can list them.
+    A move that conquers a field only when it claims it (Combat with conquest=claim,
+    rule 3.5) is listed as it must be played to take the field, with a note:
+    `7 (5,4) !  conquers field 5`; without its `!` the field is missed.
+
+    With --json: {"seat": "A", "moves": ["2 (1,1)", ...]}; seat is null when the game is
+    over. Where some move conquers, also "conquers": {"7 (5,4) !": [5], ...}, each such
+    move (as listed in moves) with the fields it takes. In a game with hidden cards or a
+    secret digit order the moves depend on them: only the dealer's copy (beside
+    FILE.secret) can list them.
 
     \b
     Example:
@@ -162,14 +168,19 @@ def legal(
         seat = rep.to_move()
     if seat == DEALER:
         seat = None  # the game is at its end: only the dealer's reveal is left
-    moves = [str(m) for m in observe(rep, seat, moves=True).legal] if seat else []
+    view = observe(rep, seat, moves=True, claims=True) if seat else None
+    moves = [str(view.written(m)) for m in view.legal] if view else []
+    claims = {str(c.move): c for c in view.claims.values()} if view else {}
     if as_json:
-        out(json.dumps({"seat": seat, "moves": moves}) + "\n")
+        data: dict[str, Any] = {"seat": seat, "moves": moves}
+        if claims:
+            data["conquers"] = {move: list(c.fields) for move, c in claims.items()}
+        out(json.dumps(data) + "\n")
     elif seat is None:
         typer.echo("the game is over: no moves")
     else:
         typer.echo(f"{seat} to move, {len(moves)} legal moves:")
-        typer.echo("\n".join(moves))
+        typer.echo("\n".join(f"{m}  {claims[m].takes}" if m in claims else m for m in moves))
 
 
 @app.command("log")

@@ -20,8 +20,8 @@ The hooks every game implements:
 
 and those with defaults a game overrides where it differs: `automatic` (records it
 makes by itself: a pass, the dealer's reveal), `shows` (which records a seat may
-read), `public_key`/`sealed_key` (what is hidden in a duel), `check` and `moved_cells`
-(a referee's second look), the rules cited for turns and the end, the dealer's deal
+read), `public_key`/`sealed_key` (what is hidden in a duel), `claim_for` (what a move
+misses for want of a claim mark), `check` and `moved_cells` (a referee's second look), the rules cited for turns and the end, the dealer's deal
 (`is_hidden`, `dealt_options`, `without_deal`, `whole_view`) and matches.
 """
 
@@ -133,6 +133,18 @@ class Choice:
     move: Move
     expect: float
     why: str
+
+
+class Claim(NamedTuple):
+    """What a move leaves untaken for want of a claim (combat 3.5: a conquest counts only
+    when its move carries `!`), and how to write it to take everything: a player is
+    shown the claim among its moves, and warned before it goes unmade."""
+
+    move: Move  # the move as it must be written to take everything: `7 (5,4) !`
+    fields: tuple[int, ...]  # the fields it takes so
+    takes: str  # the game's words for that: `conquers field 5`
+    misses: str  # and for what the move as asked about leaves: `misses field 5`
+    rule: str  # the rule that asks for the claim: `combat 3.5`
 
 
 class Result(NamedTuple):
@@ -293,6 +305,12 @@ class Game(Generic[S]):
         """A canonical encoding of what `seat` has that the public does not see yet (a
         running Domino duel's board), or None: the engine seals it into the record with
         a hash salted from the dealer's seed, revealed with it."""
+        return None
+
+    def claim_for(self, state: S, move: Move) -> Claim | None:
+        """What `move`, written as it is, would leave untaken in `state` that a claim
+        would take (combat 3.5), or None: it misses nothing, cannot be made, or the game
+        has no claims (every game but Combat)."""
         return None
 
     def check(self, state: S, move: Move, seat: str | None = None) -> IllegalMove | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from corr.errors import IllegalMove
 from corr.games.aswritten import AsWritten, Window
-from corr.games.base import Action, Game, Option, Outcome, Result, Seen
+from corr.games.base import Action, Claim, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, FIELD_OF, cell_of, digits_of, name
 from corr.notation import Move, Placement
@@ -249,6 +249,29 @@ class Combat(AsWritten, Game[CombatState]):
         if claim is None:
             return ()
         return tuple(f for f in conquests if f in claim)
+
+    def claim_for(self, state: CombatState, move: Move) -> Claim | None:
+        """3.5 with conquest=claim: the fields a placement would conquer but not claim,
+        judged as `_place` judges it on a copy of the board; written with a bare `!`
+        it claims them all. None for a move the rules refuse: its refusal says why."""
+        if self.opts["conquest"] != "claim" or not isinstance(move, Placement) or move.claim == () or state.over:
+            return None
+        try:
+            illegal = self.check_placement(state, move)
+        except IllegalMove:
+            return None
+        if illegal is not None and self.opts["mode"] == "strict":
+            return None
+        grid = state.grid.copy()
+        conquests = self._conquests(CombatState(grid, state.conquered), grid.place(move.cell, move.digit))
+        claim = move.claim or ()
+        if any(f not in conquests for f in claim):
+            return None  # a claim of a field the move does not conquer is refused (3.5)
+        missed = tuple(f for f in conquests if f not in claim)
+        if not missed:
+            return None
+        return Claim(Placement(move.digit, move.cell, ()), conquests, f"conquers {fields_text(conquests)}",
+                     f"misses {fields_text(missed)}", "combat 3.5")
 
     def open_places(self, state: CombatState, f: int) -> str:
         """Where each digit field f lacks can still go: the evidence for a refused claim."""
