@@ -20,16 +20,16 @@ from typing import Callable
 
 from corr import engine
 from corr.errors import CorrError, UsageError
+from corr.listing import PAGE, Listing, page
 from corr.seatview import observe, reads
 
 HELP = """\
 Type a move in the game's notation, or one of:
-  legal   the moves you may make      hint    the strong computer's move for you
-  board   the board again             help    this text
-  quit    leave (every move made is already in the file)"""
-
-#: Longest list of legal moves printed in full.
-LEGAL_SHOWN = 60
+  legal       your moves, a page at a time    legal more   the next page
+  legal 1-9   the moves in one field          legal all    every move at once
+  hint        the strong computer's move      board        the board again
+  help        this text
+  quit        leave: every move made is already in the file"""
 
 
 @dataclass
@@ -42,6 +42,7 @@ class Session:
     computer: dict[str, str] = field(default_factory=dict)  # seat -> level
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
+    _listing: Listing | None = field(default=None, init=False)  # what `legal more` goes on from
 
     def load(self) -> engine.Table:
         return engine.load(self.path)
@@ -135,10 +136,8 @@ class Session:
         rep = self.load()
         if word == "board":
             self.out(self.shown(rep, seat))
-        elif word == "legal":
-            moves = [str(m) for m in observe(rep, seat, moves=True).legal]
-            shown = ", ".join(moves[:LEGAL_SHOWN]) + (f", ... ({len(moves)} in all)" if len(moves) > LEGAL_SHOWN else "")
-            self.out(f"{len(moves)} moves: {shown}\n" if moves else "no legal move\n")
+        elif word == "legal" or word.startswith("legal "):
+            self.out(self.legal(rep, seat, word[len("legal"):].strip()))
         elif word == "hint":
             from corr.bots.base import choose
 
@@ -156,6 +155,27 @@ class Session:
             else:
                 self.out(self.shown(rep, seat))
         return True
+
+    def legal(self, rep: engine.Table, seat: str, what: str) -> str:
+        """`legal`, `legal FIELD`, `legal more`, `legal all`: the seat's moves a page at
+        a time (`corr.listing`); `more` goes on from the last list of this position."""
+        last = self._listing
+        if what == "more" and last is not None and (last.seq, last.seat) == (rep.seq, seat):
+            if last.start is None:
+                again = "legal" if last.field is None else f"legal {last.field}"
+                return f"that was the last of them: `{again}` lists them again\n"
+            field_, start, size = last.field, last.start, PAGE
+        elif what in ("", "more"):
+            field_, start, size = None, 0, PAGE
+        elif what == "all":
+            field_, start, size = None, 0, None
+        elif what in map(str, range(1, 10)):
+            field_, start, size = int(what), 0, PAGE
+        else:
+            return f"legal takes a field 1-9, more or all, not {_one_line(what)!r} (help lists the commands)\n"
+        text, following = page(observe(rep, seat, moves=True, claims=True), field_, start, size)
+        self._listing = Listing(rep.seq, seat, field_, following)
+        return text
 
 
 def _one_line(text: str) -> str:

@@ -87,7 +87,7 @@ def test_play_shows_the_board_takes_moves_and_the_computer_answers(combat: Path,
     term = Terminal("play", combat, "--bot", "B=random", cwd=tmp_path)
     term.expect(r"A Anna> ")
     term.type("legal")
-    term.expect(r"\d+ moves: ")
+    term.expect(r"moves 1-64 of \d+:")
     term.type("7 (8,7)")
     term.expect(r"B Ben \(computer, random\) plays \d \(\d,\d\)")
     term.expect(r"A Anna> ")

@@ -53,10 +53,11 @@ def play_game(
 ) -> None:
     """Play a game at the terminal: the board, the seat on turn, and a prompt for its move.
 
-    Type a move in the usual notation, or `legal`, `hint` (the strong computer's move),
-    `board`, `help` or `quit`. The computer answers for its seats. Every move goes into
-    the log at once, so quitting loses nothing; a Domino game's clock runs while you
-    think and ends the game at its limit.
+    Type a move in the usual notation, or `legal` (a page of your moves: `legal more`,
+    `legal 5` for field 5's, `legal all`), `hint` (the strong computer's move), `board`,
+    `help` or `quit`. The computer answers for its seats. Every move goes into the log
+    at once, so quitting loses nothing; a Domino game's clock runs while you think and
+    ends the game at its limit.
 
     \b
     Example:

@@ -1,0 +1,92 @@
+"""`corr play` fed its lines from a script, as from a pipe: the listing of moves.
+(tests/test_terminal.py plays it in a real pseudo-terminal.)"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+#: The README's opening: after it field 8's 2 has one place left, and Anna may take it.
+FIELD_8_OPENING = ("7 (8,7)", "8 (4,6)", "6 (8,4)", "2 (5,3)", "9 (1,3)", "1 (3,9)")
+#: Where a board starts: its title line.
+BOARD = re.compile(r"^SUDOKU-Combat   combat-", re.M)
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+@pytest.fixture
+def combat(tmp_path: Path, corr: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    assert corr("new", "combat", "game.corr", "-p", "Anna", "-p", "Ben", "--format", "none").code == 0
+    return Path("game.corr")
+
+
+@pytest.fixture
+def field_8(combat: Path, corr: Callable[..., Any]) -> Path:
+    """Anna to move, and field 8 hers for the taking: `2 (7,3) !` (combat 3.1)."""
+    for move in FIELD_8_OPENING:
+        assert corr("move", combat, move, "--format", "none").code == 0
+    return combat
+
+
+def play(corr: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, path: Path, lines: str, *args: str) -> str:
+    """`corr play FILE ARGS` typed `lines`; what it printed (it must end well)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    result = corr("play", path, *args, "--color", "never")
+    assert (result.code, result.err) == (0, ""), result.err
+    return str(result.out)
+
+
+def listed(text: str) -> list[str]:
+    """The moves of the pages a `legal` printed after the first prompt (their lines are
+    indented by two spaces; those of its conquests, deeper or after `conquers`)."""
+    pages = text.split("A Anna> ", 1)[1].splitlines()
+    return [m for line in pages if line.startswith("  ") and not line.startswith(("   ", "  conquers"))
+            for m in line.strip().rstrip(",").split(", ")]
+
+
+# --- legal: a page at a time ---------------------------------------------------------
+def test_legal_shows_a_count_and_a_page_and_more_goes_on(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "legal\nlegal more\nquit\n", "--as", "A")
+    assert "moves 1-64 of 504:" in out and "moves 65-128 of 504:" in out
+    assert "legal more: moves 65-128" in out and "legal more: moves 129-192" in out
+    assert "..." not in out  # nothing cut off without a word
+
+
+def test_legal_pages_show_every_move_once(combat: Path, corr, monkeypatch) -> None:
+    every = json.loads(corr("legal", combat, "--json").out)["moves"]
+    pages = (len(every) + 63) // 64
+    out = play(corr, monkeypatch, combat, "legal\n" + "legal more\n" * pages + "quit\n", "--as", "A")
+    assert listed(out) == every
+    assert "that was the last of them: `legal` lists them again" in out
+    assert listed(play(corr, monkeypatch, combat, "legal all\nquit\n", "--as", "A")) == every
+
+
+def test_legal_field_keeps_the_moves_of_one_field(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "legal 5\nlegal more\nquit\n", "--as", "A")
+    moves = listed(out)
+    assert "56 moves in field 5:" in out and len(moves) == 56  # one page holds a field's moves
+    assert "that was the last of them: `legal 5` lists them again" in out
+    assert moves == [m for m in json.loads(corr("legal", combat, "--json").out)["moves"] if "(5," in m]
+
+
+def test_legal_says_what_it_takes_when_given_something_else(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "legal 10\nlegal foo\nquit\n", "--as", "A")
+    assert out.count("legal takes a field 1-9, more or all") == 2
+    assert "refused" not in out
+
+
+def test_combat_3_5_legal_lists_the_conquests_first_with_their_claim(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "legal\nlegal 8\nquit\n", "--as", "A")
+    assert "these 11 moves conquer, played with the claim (combat 3.5):" in out
+    assert "conquers field 8: 2 (7,1) !, 2 (7,2) !, 2 (7,3) !," in out
+    assert "these 5 moves conquer" in out  # in field 8 itself: the other tile on (8,1)
+    assert "1 (8,1) !, 2 (8,1), 3 (8,1) !," in out.split("28 moves in field 8:")[1]
