@@ -7,7 +7,8 @@ the computer plays comes from the game's computer seats and `--bot SEAT=LEVEL`; 
 seats this terminal plays, from `--as` (default: every seat the computer does not).
 Everything the terminal shows is what the seat at the keyboard may see
 (`corr.seatview`): its own card or digit, and of the computer's seats only what that
-seat may read.
+seat may read. The board comes once a turn, before the prompt; each move made, the
+seat's own and the computer's, is said in a line.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Callable
 from corr import engine
 from corr.errors import CorrError, UsageError
 from corr.listing import PAGE, Listing, page
-from corr.seatview import observe, reads
+from corr.seatview import observe, reads, seen_seq
 
 HELP = """\
 Type a move in the game's notation, or one of:
@@ -42,6 +43,9 @@ class Session:
     computer: dict[str, str] = field(default_factory=dict)  # seat -> level
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
+    #: the command that goes on with this game, said on leaving
+    again: str = ""
+    _board: tuple[int, str | None] | None = field(default=None, init=False)  # the board shown last
     _listing: Listing | None = field(default=None, init=False)  # what `legal more` goes on from
 
     def load(self) -> engine.Table:
@@ -63,7 +67,14 @@ class Session:
         """The board as the seat at the keyboard sees it (`viewer`)."""
         from corr.render import render
 
+        self._board = (rep.seq, self.viewer(rep, seat))
         return render(observe(rep, self.viewer(rep, seat)), "text", colour=self.colour)
+
+    def board_once(self, rep: engine.Table, seat: str | None = None) -> None:
+        """The board, unless the terminal shows it already: one board a turn, shown
+        before the prompt (or the last word), however many moves led to it."""
+        if self._board != (rep.seq, self.viewer(rep, seat)):
+            self.out(self.shown(rep, seat))
 
     def plays(self, seat: str) -> bool:
         """Whether this terminal makes `seat`'s moves."""
@@ -73,7 +84,7 @@ class Session:
 
     def computer_turns(self, rep: engine.Table) -> engine.Table:
         """The computer's moves while a computer seat is on turn, each appended at the
-        table, and said where the seat at the keyboard may read it."""
+        table, and said in a line where the seat at the keyboard may read it."""
         from corr.bots.base import choose
 
         shown = self.viewer(rep)
@@ -83,14 +94,11 @@ class Session:
                 return rep
             seat = seats[0]
             choice = choose(rep, seat, self.computer[seat], self.rng)
-            from corr.seatview import seen_seq
-
             with engine.writing(self.path, resume=rep) as rep:
                 records = rep.add("move", seat, choice.move, answers=seen_seq(rep, seat))
             if reads(rep, shown, records[0]):
                 self.out(f"{self.name(rep, seat)} (computer, {self.computer[seat]}) plays {choice.move}: "
                          f"{choice.why}\n")
-                self.out(self.shown(rep))
 
     @staticmethod
     def name(rep: engine.Table, seat: str) -> str:
@@ -122,6 +130,12 @@ class Session:
             left = f" [{seconds // 60}:{seconds % 60:02d} left]"
         return f"{self.name(rep, seat)}{left}> "
 
+    def leave(self) -> None:
+        """Where the game is kept, and how to go on with it."""
+        from corr.names import visible
+
+        self.out(f"game kept in {visible(str(self.path))}; go on with: {visible(self.again)}\n")
+
     def handle(self, line: str, seat: str) -> bool:
         """One line typed for `seat`; False when the session should end."""
         text = line.strip()
@@ -129,6 +143,7 @@ class Session:
         if not text:
             return True
         if word in ("quit", "exit", "q"):
+            self.leave()
             return False
         if word in ("help", "?"):
             self.out(HELP + "\n")
@@ -148,12 +163,7 @@ class Session:
             else:
                 self.out(f"hint: {choice.move} ({choice.why})\n")
         else:
-            try:
-                rep, _ = engine.act(self.path, "move", by=seat, text=text)
-            except CorrError as err:
-                self.out(f"refused: {_one_line(str(err))}\n")
-            else:
-                self.out(self.shown(rep, seat))
+            self._move(text, seat)
         return True
 
     def legal(self, rep: engine.Table, seat: str, what: str) -> str:
@@ -176,6 +186,17 @@ class Session:
         text, following = page(observe(rep, seat, moves=True, claims=True), field_, start, size)
         self._listing = Listing(rep.seq, seat, field_, following)
         return text
+
+    def _move(self, text: str, seat: str) -> None:
+        """Play the move `text` for `seat`, and say so."""
+        try:
+            rep, records = engine.act(self.path, "move", by=seat, text=text)
+        except CorrError as err:
+            self.out(f"refused: {_one_line(str(err))}\n")
+            return
+        step = next((s for s in observe(rep, seat).steps if s.record.seq == records[0].seq), None)
+        told = "; ".join(step.outcome.told()) if step is not None else ""
+        self.out(f"{self.name(rep, seat)} plays {records[0].move}{': ' + told if told else ''}\n")
 
 
 def _one_line(text: str) -> str:

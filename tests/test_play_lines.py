@@ -1,4 +1,5 @@
-"""`corr play` fed its lines from a script, as from a pipe: the listing of moves.
+"""`corr play` fed its lines from a script, as from a pipe: the listing of moves, the
+board once a turn, and leaving.
 (tests/test_terminal.py plays it in a real pseudo-terminal.)"""
 
 from __future__ import annotations
@@ -90,3 +91,58 @@ def test_combat_3_5_legal_lists_the_conquests_first_with_their_claim(field_8: Pa
     assert "conquers field 8: 2 (7,1) !, 2 (7,2) !, 2 (7,3) !," in out
     assert "these 5 moves conquer" in out  # in field 8 itself: the other tile on (8,1)
     assert "1 (8,1) !, 2 (8,1), 3 (8,1) !," in out.split("28 moves in field 8:")[1]
+
+
+# --- one board a turn ----------------------------------------------------------------
+def test_one_board_a_turn_and_a_line_for_each_move(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "7 (8,7)\n3 (1,1)\nquit\n", "--bot", "B=random")
+    assert len(BOARD.findall(out)) == 3  # the start, then one after each of Anna's turns
+    assert "A Anna plays 7 (8,7)\n" in out and "A Anna plays 3 (1,1)\n" in out
+    assert len(re.findall(r"B Ben \(computer, random\) plays", out)) == 2
+    assert [r["by"] for r in records(combat)] == ["A", "B", "A", "B"]
+
+
+def test_a_seat_played_here_alone_sees_the_board_before_the_others_turn(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "7 (8,7)\n", "--as", "A")
+    assert len(BOARD.findall(out)) == 2
+    assert out.rstrip().endswith("B Ben to move: send them game.corr, or play that seat here with --as")
+
+
+def test_a_conquest_is_said_in_the_movers_line(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "2 (7,3) !\nquit\n", "--as", "A")
+    assert "A Anna plays 2 (7,3) !: conquers field 8\n" in out
+
+
+# --- rule 3.5 -------------------------------------------------------------------------
+def test_combat_3_5_plain_play_keeps_the_rule_an_unclaimed_conquest_is_missed(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "2 (7,3)\nquit\n", "--as", "A")
+    assert "coach" not in out and "misses" not in out  # noticing it is the other players' part
+    assert records(field_8)[-1]["move"] == "2 (7,3)"
+    assert json.loads(corr("show", field_8, "--format", "json").out)["conquered"] == {}
+
+
+# --- help, leaving ----------------------------------------------------------------
+def test_help_names_the_ways_to_list_moves(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "help\nquit\n", "--as", "A")
+    for command in ("legal more", "legal 1-9", "legal all", "hint", "board", "quit"):
+        assert command in out
+
+
+@pytest.mark.parametrize("leaving", ["quit\n", ""])
+def test_quit_says_where_the_game_is_kept_and_how_to_go_on(combat: Path, corr, monkeypatch, leaving: str) -> None:
+    out = play(corr, monkeypatch, combat, "7 (8,7)\n" + leaving, "--bot", "B=greedy")
+    said = out.rstrip().splitlines()[-1].split("> ")[-1]  # after the prompt: no echo from a script
+    assert said == "game kept in game.corr; go on with: corr play game.corr --bot B=greedy"
+    again = shlex.split(said.split("go on with: ")[1])
+    assert again[:3] == ["corr", "play", str(combat)]
+    out = play(corr, monkeypatch, combat, "quit\n", *again[3:])
+    assert "A Anna> " in out and [r["by"] for r in records(combat)] == ["A", "B"]
+
+
+def test_going_on_names_the_seats_played_here(tmp_path: Path, corr, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = "my game.corr"
+    made = corr("new", "combat", path, "-p", "Anna", "-p", "Computer", "--bot", "B=greedy", "--format", "none")
+    assert made.code == 0, made.err
+    out = play(corr, monkeypatch, Path(path), "quit\n", "--as", "A")
+    assert out.rstrip().endswith("go on with: corr play 'my game.corr' --as A")  # the game's own bot it knows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -56,8 +57,8 @@ def play_game(
     Type a move in the usual notation, or `legal` (a page of your moves: `legal more`,
     `legal 5` for field 5's, `legal all`), `hint` (the strong computer's move), `board`,
     `help` or `quit`. The computer answers for its seats. Every move goes into the log
-    at once, so quitting loses nothing; a Domino game's clock runs while you think and
-    ends the game at its limit.
+    at once, so quitting loses nothing, and says how to go on; a Domino game's clock
+    runs while you think and ends the game at its limit.
 
     \b
     Example:
@@ -77,27 +78,32 @@ def play_game(
     rep = session.load()
     from corr.bots.seats import parse_bot
 
-    session.computer = _computer_seats(file) | dict(parse_bot(spec, rep.seats) for spec in bot or [])
+    own = _computer_seats(file)
+    added = dict(parse_bot(spec, rep.seats) for spec in bot or [])
+    session.computer = own | added
     mine = tuple(dict.fromkeys(s.strip().upper() for s in as_seat)) if as_seat else None
     for named in [*(mine or ()), *session.computer]:
         if named not in rep.seats:
             raise UsageError(f"no seat {named} in this game (seats: {', '.join(rep.seats)})")
     session.mine = mine
+    session.again = _again(file, mine, {s: lv for s, lv in added.items() if own.get(s) != lv})
     if mine is None and observe(rep).own_board:
         humans = [s for s in rep.seats if s not in session.computer]
         if len(humans) > 1:
             raise UsageError("in a duel every seat plays its own board at once: say which with --as SEAT")
-    session.out(session.shown(rep))
     while True:
         rep = session.computer_turns(session.load())
         if not rep.on_turn():
+            session.board_once(rep)
             session.out(result_line(rep))
             return
         seat = session.seat_to_play(rep)
         if seat is None:
+            session.board_once(rep)
             waiting = ", ".join(session.name(rep, s) for s in rep.on_turn())
             session.out(f"{waiting} to move: send them {file}, or play that seat here with --as\n")
             return
+        session.board_once(rep, seat)
         now = clock.now()
         deadline = session.deadline(rep)
         line = _read_line(session.prompt(rep, seat, now), None if deadline is None else
@@ -110,6 +116,20 @@ def play_game(
             return
         if line is None:  # end of input: like quit
             session.out("\n")
+            session.leave()
             return
         if not session.handle(line, seat):
             return
+
+
+def _again(file: Path, mine: tuple[str, ...] | None, bots: dict[str, str]) -> str:
+    """The `corr play` that goes on with this game as this one plays it: the same seats
+    here, and the computer seats given on its command line (the game's own it knows)."""
+    import shlex
+
+    words = ["corr", "play", str(file)]
+    for seat in mine or ():
+        words += ["--as", seat]
+    for seat, level in bots.items():
+        words += ["--bot", f"{seat}={level}"]
+    return " ".join(map(shlex.quote, words))
