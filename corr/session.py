@@ -32,6 +32,9 @@ Type a move in the game's notation, or one of:
   help        this text
   quit        leave: every move made is already in the file"""
 
+#: What the keys say where lines are read with editing and history (`corr.keyboard`).
+KEYS = "Up and Down recall earlier lines; Left, Right, Home and End move in the line."
+
 
 @dataclass
 class Session:
@@ -43,6 +46,8 @@ class Session:
     computer: dict[str, str] = field(default_factory=dict)  # seat -> level
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
+    #: lines come with editing and history (`corr.keyboard.editing`)
+    editing: bool = False
     #: the command that goes on with this game, said on leaving
     again: str = ""
     _board: tuple[int, str | None] | None = field(default=None, init=False)  # the board shown last
@@ -140,13 +145,16 @@ class Session:
         """One line typed for `seat`; False when the session should end."""
         text = line.strip()
         word = text.lower()
+        if "\x1b" in line or "\x9b" in line:  # the codes of an arrow or another special key
+            self.out(_keys_said(self.editing))
+            return True
         if not text:
             return True
         if word in ("quit", "exit", "q"):
             self.leave()
             return False
         if word in ("help", "?"):
-            self.out(HELP + "\n")
+            self.out(HELP + "\n" + (KEYS + "\n" if self.editing else ""))
             return True
         rep = self.load()
         if word == "board":
@@ -197,6 +205,14 @@ class Session:
         step = next((s for s in observe(rep, seat).steps if s.record.seq == records[0].seq), None)
         told = "; ".join(step.outcome.told()) if step is not None else ""
         self.out(f"{self.name(rep, seat)} plays {records[0].move}{': ' + told if told else ''}\n")
+
+
+def _keys_said(editing: bool) -> str:
+    """What a line holding a special key's codes gets instead of "bad notation"."""
+    if editing:
+        return "ignored a special key this terminal's line editing does not know; type a move, or help\n"
+    return ("ignored a special key (an arrow, Home, a function key): lines are not edited or recalled here; "
+            "type a move, or help\n")
 
 
 def _one_line(text: str) -> str:

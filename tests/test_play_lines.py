@@ -1,5 +1,5 @@
 """`corr play` fed its lines from a script, as from a pipe: the listing of moves, the
-board once a turn, and leaving.
+board once a turn, keys typed where lines are not edited, and leaving.
 (tests/test_terminal.py plays it in a real pseudo-terminal.)"""
 
 from __future__ import annotations
@@ -121,11 +121,20 @@ def test_combat_3_5_plain_play_keeps_the_rule_an_unclaimed_conquest_is_missed(fi
     assert json.loads(corr("show", field_8, "--format", "json").out)["conquered"] == {}
 
 
-# --- help, leaving ----------------------------------------------------------------
+# --- keys, help, leaving ----------------------------------------------------------------
+def test_a_special_keys_codes_are_no_bad_notation(combat: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, combat, "\x1b[A\n7 (8,)\x1b[D7\nquit\n", "--as", "A")
+    assert "bad notation" not in out and "refused" not in out
+    assert out.count("ignored a special key (an arrow, Home, a function key): lines are not edited or "
+                     "recalled here; type a move, or help") == 2
+    assert records(combat) == []
+
+
 def test_help_names_the_ways_to_list_moves(combat: Path, corr, monkeypatch) -> None:
     out = play(corr, monkeypatch, combat, "help\nquit\n", "--as", "A")
     for command in ("legal more", "legal 1-9", "legal all", "hint", "board", "quit"):
         assert command in out
+    assert "Up and Down" not in out  # no line editing from a script
 
 
 @pytest.mark.parametrize("leaving", ["quit\n", ""])

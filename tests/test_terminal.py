@@ -15,10 +15,14 @@ import pytest
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs a POSIX pseudo-terminal")
 
 
+#: `python -m corr` in a Python without readline (an import of it fails, as on Windows).
+NO_READLINE = "import runpy, sys; sys.modules['readline'] = None; runpy.run_module('corr', run_name='__main__')"
+
+
 class Terminal:
     """`corr ARGS` running in a pseudo-terminal, read and typed into like a person would."""
 
-    def __init__(self, *args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str | Path, cwd: Path, env: dict[str, str] | None = None, readline: bool = True) -> None:
         import pty
 
         self.pid, self.fd = pty.fork()
@@ -26,7 +30,9 @@ class Terminal:
             os.chdir(cwd)
             environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
             environ.update({"TERM": "xterm-256color", **(env or {})})
-            os.execvpe(sys.executable, [sys.executable, "-m", "corr", *map(str, args)], environ)
+            # without readline: as on Windows, where Python has none
+            start = ["-m", "corr"] if readline else ["-c", NO_READLINE]
+            os.execvpe(sys.executable, [sys.executable, *start, *map(str, args)], environ)
         self.seen = ""
 
     def expect(self, pattern: str, timeout: float = 20) -> re.Match[str]:
@@ -135,11 +141,12 @@ def test_play_is_coloured_on_a_terminal_and_plain_with_no_color(combat: Path, tm
     assert term.exit_code() == 0
 
 
-def test_domino_6_1_the_clock_runs_at_the_prompt_and_ends_the_game(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("readline", [True, False], ids=["readline", "no-readline"])
+def test_domino_6_1_the_clock_runs_at_the_prompt_and_ends_the_game(tmp_path: Path, corr, readline: bool) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "domino.corr"
     r = corr("new", "domino", path, "--player", "Anna", "-o", "time_limit=3", "--format", "none")
     assert r.code == 0, r.err
-    term = Terminal("play", path, cwd=tmp_path)
+    term = Terminal("play", path, cwd=tmp_path, readline=readline)
     term.expect(r"A Anna \[0:0\d left\]> ")
     term.expect(r"time is up \(domino 6\.1\)", timeout=10)  # nobody typed: the clock ended it
     term.expect(r"game over")
@@ -161,3 +168,50 @@ def test_play_answers_for_the_computer_seats_the_game_was_made_with(tmp_path: Pa
     term.type("quit")
     assert term.exit_code() == 0
     assert [r["by"] for r in records(path)] == ["A", "B"]
+
+
+UP, LEFT = "\x1b[A", "\x1b[D"
+
+
+def test_play_edits_a_line_and_recalls_the_last_with_the_arrows(combat: Path, tmp_path: Path) -> None:
+    term = Terminal("play", combat, "--as", "A", cwd=tmp_path, env={"NO_COLOR": "1"})
+    term.expect(r"A Anna> ")
+    term.type("legal 5")
+    term.expect(r"56 moves in field 5:")
+    term.expect(r"A Anna> ")
+    term.type(UP)  # the line before, again
+    term.expect(r"56 moves in field 5:")
+    term.expect(r"A Anna> ")
+    term.type(f"3 (1,){LEFT}1")  # the place, typed in after the closing bracket
+    term.expect(r"A Anna plays 3 \(1,1\)")
+    assert "bad notation" not in term.seen and "ignored" not in term.seen
+    term.expect(r"B Ben to move")
+    assert term.exit_code() == 0
+    assert [r["move"] for r in records(combat)] == ["3 (1,1)"]
+
+
+def test_play_says_the_keys_where_lines_are_edited(combat: Path, tmp_path: Path) -> None:
+    term = Terminal("play", combat, "--as", "A", cwd=tmp_path)
+    term.expect(r"A Anna> ")
+    term.type("help")
+    term.expect(r"Up and Down recall earlier lines")
+    term.type("quit")
+    term.expect(r"game kept in \S*game\.corr; go on with: corr play \S*game\.corr --as A\r?\n")
+    assert term.exit_code() == 0
+
+
+def test_play_without_readline_calls_an_arrow_no_bad_notation(combat: Path, tmp_path: Path) -> None:
+    """As on Windows: no line editing, the arrow's codes arrive as typed, and are ignored."""
+    term = Terminal("play", combat, "--as", "A", cwd=tmp_path, readline=False)
+    term.expect(r"A Anna> ")
+    term.type(UP)
+    term.expect(r"ignored a special key \(an arrow, Home, a function key\): lines are not edited or recalled here")
+    assert "bad notation" not in term.seen
+    term.expect(r"A Anna> ")
+    term.type("help")
+    term.expect(r"quit\s+leave")
+    assert "Up and Down" not in term.seen
+    term.type("7 (8,7)")
+    term.expect(r"A Anna plays 7 \(8,7\)")
+    assert term.exit_code() == 0
+    assert [r["move"] for r in records(combat)] == ["7 (8,7)"]

@@ -11,25 +11,6 @@ import typer
 from corr.cli.app import Color, LogFile, app
 
 
-def _read_line(prompt: str, seconds: float | None) -> str | None:
-    """A line typed after `prompt`; None at end of input. With `seconds`, "" once they
-    pass with nothing typed, so a game clock ends the game even while nobody types."""
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    if seconds is not None:
-        import select
-
-        try:
-            ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
-        except (OSError, ValueError):  # a stream select cannot wait on (Windows): just read
-            ready = [sys.stdin]
-        if not ready:
-            sys.stdout.write("\n")
-            return ""
-    line = sys.stdin.readline()
-    return line if line else None
-
-
 def _computer_seats(file) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """The computer seats the game was made with (`corr new --bot`), where it has any."""
     from corr.bots.seats import read
@@ -58,7 +39,8 @@ def play_game(
     `legal 5` for field 5's, `legal all`), `hint` (the strong computer's move), `board`,
     `help` or `quit`. The computer answers for its seats. Every move goes into the log
     at once, so quitting loses nothing, and says how to go on; a Domino game's clock
-    runs while you think and ends the game at its limit.
+    runs while you think and ends the game at its limit. At a terminal with Python's
+    readline (not on Windows) the arrows edit the line and recall earlier ones.
 
     \b
     Example:
@@ -69,12 +51,14 @@ def play_game(
     from corr import clock
     from corr.cli.app import check_format
     from corr.errors import UsageError
+    from corr.keyboard import editing, read_line
     from corr.seatview import observe
     from corr.session import Session, result_line
     from corr.term import wanted
 
     check_format(color, ("auto", "always", "never"))
-    session = Session(file, out=lambda text: typer.echo(text, nl=False), colour=wanted(color, sys.stdout))
+    session = Session(file, out=lambda text: typer.echo(text, nl=False), colour=wanted(color, sys.stdout),
+                      editing=editing())
     rep = session.load()
     from corr.bots.seats import parse_bot
 
@@ -106,8 +90,8 @@ def play_game(
         session.board_once(rep, seat)
         now = clock.now()
         deadline = session.deadline(rep)
-        line = _read_line(session.prompt(rep, seat, now), None if deadline is None else
-                          (deadline - now).total_seconds())
+        line = read_line(session.prompt(rep, seat, now), None if deadline is None else
+                         (deadline - now).total_seconds())
         if deadline is not None and clock.now() >= deadline:
             session.out("time is up (domino 6.1)\n")
             rep = session.time_up(clock.now())
