@@ -8,7 +8,9 @@ seats this terminal plays, from `--as` (default: every seat the computer does no
 Everything the terminal shows is what the seat at the keyboard may see
 (`corr.seatview`): its own card or digit, and of the computer's seats only what that
 seat may read. The board comes once a turn, before the prompt; each move made, the
-seat's own and the computer's, is said in a line.
+seat's own and the computer's, is said in a line. With the coach, a move that would
+leave a conquest unclaimed (combat 3.5) waits for a yes: plain play keeps the rule as
+the table plays it, where noticing a missed claim is the other players' part.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Callable
 from corr import engine
 from corr.errors import CorrError, UsageError
 from corr.listing import PAGE, Listing, page
-from corr.seatview import observe, reads, seen_seq
+from corr.notation import Move
+from corr.seatview import observe, reads, seen_seq, unclaimed
 
 HELP = """\
 Type a move in the game's notation, or one of:
@@ -46,12 +49,16 @@ class Session:
     computer: dict[str, str] = field(default_factory=dict)  # seat -> level
     colour: bool = False
     rng: random.Random = field(default_factory=random.Random)
+    #: warn before a move leaves a conquest unclaimed (combat 3.5), and ask
+    coach: bool = False
     #: lines come with editing and history (`corr.keyboard.editing`)
     editing: bool = False
     #: the command that goes on with this game, said on leaving
     again: str = ""
     _board: tuple[int, str | None] | None = field(default=None, init=False)  # the board shown last
     _listing: Listing | None = field(default=None, init=False)  # what `legal more` goes on from
+    #: the coach's question: the seq seen, a move leaving a conquest unclaimed, its claim
+    _pending: tuple[int, Move, Move] | None = field(default=None, init=False)
 
     def load(self) -> engine.Table:
         return engine.load(self.path)
@@ -128,6 +135,9 @@ class Session:
         return rep
 
     def prompt(self, rep: engine.Table, seat: str, now: datetime) -> str:
+        if self._pending is not None:
+            _, move, claimed = self._pending
+            return f"play {move} as typed? [y/N, or type {claimed}] "
         left = ""
         deadline = self.deadline(rep)
         if deadline is not None:
@@ -147,6 +157,13 @@ class Session:
         word = text.lower()
         if "\x1b" in line or "\x9b" in line:  # the codes of an arrow or another special key
             self.out(_keys_said(self.editing))
+            return True
+        pending, self._pending = self._pending, None
+        if pending is not None and word in ("y", "yes"):
+            self._move(pending[1], seat, pending[0])
+            return True
+        if pending is not None and word in ("", "n", "no"):
+            self.out(f"{pending[1]} not played\n")
             return True
         if not text:
             return True
@@ -171,7 +188,7 @@ class Session:
             else:
                 self.out(f"hint: {choice.move} ({choice.why})\n")
         else:
-            self._move(text, seat)
+            self._typed(rep, seat, text)
         return True
 
     def legal(self, rep: engine.Table, seat: str, what: str) -> str:
@@ -195,10 +212,27 @@ class Session:
         self._listing = Listing(rep.seq, seat, field_, following)
         return text
 
-    def _move(self, text: str, seat: str) -> None:
-        """Play the move `text` for `seat`, and say so."""
+    def _typed(self, rep: engine.Table, seat: str, text: str) -> None:
+        """A move typed for `seat`: played; with the coach, a move that leaves a
+        conquest unclaimed (combat 3.5) waits for a yes first."""
+        if self.coach:
+            from corr.notation import parse
+
+            try:
+                move = parse(text)
+            except CorrError:
+                move = None  # the engine refuses it below, saying why
+            claim = None if move is None else unclaimed(rep, seat, move)
+            if move is not None and claim is not None:
+                self.out(f"coach: {move} {claim.misses}; written {claim.move} it {claim.takes} ({claim.rule})\n")
+                self._pending = (seen_seq(rep, seat), move, claim.move)
+                return
+        self._move(text, seat)
+
+    def _move(self, move: Move | str, seat: str, seq: int | None = None) -> None:
+        """Play `move` for `seat` (for the position after `seq`, when given), and say so."""
         try:
-            rep, records = engine.act(self.path, "move", by=seat, text=text)
+            rep, records = engine.act(self.path, "move", by=seat, text=str(move), answers=seq)
         except CorrError as err:
             self.out(f"refused: {_one_line(str(err))}\n")
             return

@@ -1,5 +1,5 @@
 """`corr play` fed its lines from a script, as from a pipe: the listing of moves, the
-board once a turn, keys typed where lines are not edited, and leaving.
+board once a turn, the coach, keys typed where lines are not edited, and leaving.
 (tests/test_terminal.py plays it in a real pseudo-terminal.)"""
 
 from __future__ import annotations
@@ -113,12 +113,33 @@ def test_a_conquest_is_said_in_the_movers_line(field_8: Path, corr, monkeypatch)
     assert "A Anna plays 2 (7,3) !: conquers field 8\n" in out
 
 
-# --- rule 3.5 -------------------------------------------------------------------------
+# --- rule 3.5 and the coach -----------------------------------------------------------
 def test_combat_3_5_plain_play_keeps_the_rule_an_unclaimed_conquest_is_missed(field_8: Path, corr, monkeypatch) -> None:
     out = play(corr, monkeypatch, field_8, "2 (7,3)\nquit\n", "--as", "A")
     assert "coach" not in out and "misses" not in out  # noticing it is the other players' part
     assert records(field_8)[-1]["move"] == "2 (7,3)"
     assert json.loads(corr("show", field_8, "--format", "json").out)["conquered"] == {}
+
+
+def test_combat_3_5_the_coach_asks_before_a_conquest_goes_unclaimed(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "2 (7,3)\nn\n2 (7,3)\n2 (7,3) !\nquit\n", "--as", "A", "--coach")
+    assert out.count("coach: 2 (7,3) misses field 8; written 2 (7,3) ! it conquers field 8 (combat 3.5)") == 2
+    assert "play 2 (7,3) as typed? [y/N, or type 2 (7,3) !] " in out
+    assert "2 (7,3) not played" in out
+    assert [r["move"] for r in records(field_8)][len(FIELD_8_OPENING):] == ["2 (7,3) !"]
+    assert json.loads(corr("show", field_8, "--format", "json").out)["conquered"] == {"8": "A"}
+
+
+def test_combat_3_5_the_coach_plays_the_unclaimed_move_when_told_yes(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "2 (7,3)\ny\nquit\n", "--as", "A", "--coach")
+    assert "A Anna plays 2 (7,3)\n" in out
+    assert [r["move"] for r in records(field_8)][len(FIELD_8_OPENING):] == ["2 (7,3)"]
+    assert json.loads(corr("show", field_8, "--format", "json").out)["conquered"] == {}  # missed, as asked
+
+
+def test_combat_3_5_the_coach_lets_a_move_that_misses_nothing_through(field_8: Path, corr, monkeypatch) -> None:
+    out = play(corr, monkeypatch, field_8, "3 (7,3)\nquit\n", "--as", "A", "--coach")
+    assert "coach" not in out and "A Anna plays 3 (7,3)\n" in out
 
 
 # --- keys, help, leaving ----------------------------------------------------------------
@@ -139,9 +160,9 @@ def test_help_names_the_ways_to_list_moves(combat: Path, corr, monkeypatch) -> N
 
 @pytest.mark.parametrize("leaving", ["quit\n", ""])
 def test_quit_says_where_the_game_is_kept_and_how_to_go_on(combat: Path, corr, monkeypatch, leaving: str) -> None:
-    out = play(corr, monkeypatch, combat, "7 (8,7)\n" + leaving, "--bot", "B=greedy")
+    out = play(corr, monkeypatch, combat, "7 (8,7)\n" + leaving, "--bot", "B=greedy", "--coach")
     said = out.rstrip().splitlines()[-1].split("> ")[-1]  # after the prompt: no echo from a script
-    assert said == "game kept in game.corr; go on with: corr play game.corr --bot B=greedy"
+    assert said == "game kept in game.corr; go on with: corr play game.corr --bot B=greedy --coach"
     again = shlex.split(said.split("go on with: ")[1])
     assert again[:3] == ["corr", "play", str(combat)]
     out = play(corr, monkeypatch, combat, "quit\n", *again[3:])

@@ -31,6 +31,11 @@ def play_game(
         typer.Option("--bot", metavar="SEAT=LEVEL", help="Let the computer play SEAT at random, greedy or strong "
                      "(repeatable), besides the game's own computer seats."),
     ] = None,
+    coach: Annotated[
+        bool,
+        typer.Option("--coach", help="Before a move that would conquer a field goes without its claim `!` "
+                     "(combat 3.5), say so and ask; without it the move is played and the field missed."),
+    ] = False,
     color: Color = "auto",
 ) -> None:
     """Play a game at the terminal: the board, the seat on turn, and a prompt for its move.
@@ -47,6 +52,7 @@ def play_game(
       corr new combat game.corr --player Anna --player Computer
       corr play game.corr --bot B=strong
       corr play game.corr --as A          # your seat only: stops when it is B's turn
+      corr play game.corr --coach         # warns before a conquest goes unclaimed
     """
     from corr import clock
     from corr.cli.app import check_format
@@ -58,7 +64,7 @@ def play_game(
 
     check_format(color, ("auto", "always", "never"))
     session = Session(file, out=lambda text: typer.echo(text, nl=False), colour=wanted(color, sys.stdout),
-                      editing=editing())
+                      coach=coach, editing=editing())
     rep = session.load()
     from corr.bots.seats import parse_bot
 
@@ -70,7 +76,7 @@ def play_game(
         if named not in rep.seats:
             raise UsageError(f"no seat {named} in this game (seats: {', '.join(rep.seats)})")
     session.mine = mine
-    session.again = _again(file, mine, {s: lv for s, lv in added.items() if own.get(s) != lv})
+    session.again = _again(file, mine, {s: lv for s, lv in added.items() if own.get(s) != lv}, coach)
     if mine is None and observe(rep).own_board:
         humans = [s for s in rep.seats if s not in session.computer]
         if len(humans) > 1:
@@ -106,7 +112,7 @@ def play_game(
             return
 
 
-def _again(file: Path, mine: tuple[str, ...] | None, bots: dict[str, str]) -> str:
+def _again(file: Path, mine: tuple[str, ...] | None, bots: dict[str, str], coach: bool) -> str:
     """The `corr play` that goes on with this game as this one plays it: the same seats
     here, and the computer seats given on its command line (the game's own it knows)."""
     import shlex
@@ -116,4 +122,6 @@ def _again(file: Path, mine: tuple[str, ...] | None, bots: dict[str, str]) -> st
         words += ["--as", seat]
     for seat, level in bots.items():
         words += ["--bot", f"{seat}={level}"]
+    if coach:
+        words.append("--coach")
     return " ".join(map(shlex.quote, words))
