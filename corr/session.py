@@ -32,6 +32,8 @@ Type a move in the game's notation, or one of:
   legal       your moves, a page at a time    legal more   the next page
   legal 1-9   the moves in one field          legal all    every move at once
   hint        the strong computer's move      board        the board again
+  challenge   the newest move breaks the rule (mode=as-written)
+  pass        the card game: the card you hold fits nowhere
   help        this text
   quit        leave: every move made is already in the file"""
 
@@ -105,6 +107,11 @@ class Session:
             if not seats:
                 return rep
             seat = seats[0]
+            if "pass" in rep.game.record_types and not observe(rep, seat, moves=True).legal:
+                with engine.writing(self.path, resume=rep) as rep:  # its card fits nowhere (cards 5.1)
+                    rep.add("pass", seat)
+                self.out(f"{self.name(rep, seat)} (computer, {self.computer[seat]}) passes: nothing it holds fits\n")
+                continue
             choice = choose(rep, seat, self.computer[seat], self.rng)
             with engine.writing(self.path, resume=rep) as rep:
                 records = rep.add("move", seat, choice.move, answers=seen_seq(rep, seat))
@@ -178,6 +185,8 @@ class Session:
             self.out(self.shown(rep, seat))
         elif word == "legal" or word.startswith("legal "):
             self.out(self.legal(rep, seat, word[len("legal"):].strip()))
+        elif word in ("pass", "challenge") and word in rep.game.record_types:
+            self._act(word, seat)
         elif word == "hint":
             from corr.bots.base import choose
 
@@ -228,6 +237,17 @@ class Session:
                 self._pending = (seen_seq(rep, seat), move, claim.move)
                 return
         self._move(text, seat)
+
+    def _act(self, kind: str, seat: str) -> None:
+        """A pass or a challenge of the newest move for `seat`, and what came of it."""
+        try:
+            rep, records = engine.act(self.path, kind, by=seat)
+        except CorrError as err:
+            self.out(f"refused: {_one_line(str(err))}\n")
+            return
+        step = next((s for s in observe(rep, seat).steps if s.record.seq == records[0].seq), None)
+        said = "; ".join(step.outcome.events) if step is not None else kind
+        self.out(f"{self.name(rep, seat)}: {said}\n")
 
     def _move(self, move: Move | str, seat: str, seq: int | None = None) -> None:
         """Play `move` for `seat` (for the position after `seq`, when given), and say so."""

@@ -176,3 +176,45 @@ def test_going_on_names_the_seats_played_here(tmp_path: Path, corr, monkeypatch)
     assert made.code == 0, made.err
     out = play(corr, monkeypatch, Path(path), "quit\n", "--as", "A")
     assert out.rstrip().endswith("go on with: corr play 'my game.corr' --as A")  # the game's own bot it knows
+
+
+# --- the card game, as written: a card that fits nowhere -----------------------------
+def both_hold_a_five(path: Path) -> None:
+    """A card game as written whose deck left is a 3 and two 5s, dealt until both seats
+    hold a 5: a 5 on (1,3) breaks the rule and leaves the other 5 no cell (cards 4.1)."""
+    from corr import engine
+    from corr.engine.dealer import secret_path
+
+    puzzle = "42.8761.916853924775921436869.321784381947526274685931517462893842193675936758412"
+    for _ in range(60):
+        rep = engine.new_game(path, "cards", ["Anna", "Ben"], {"puzzle": puzzle, "mode": "as-written"})
+        if list(rep.state.hands) == [5, 5]:
+            return
+        path.unlink()
+        secret_path(path).unlink()
+    pytest.fail("no deal gave both seats a 5")
+
+
+def test_a_seat_whose_card_fits_nowhere_passes_and_the_dealer_reveals(tmp_path: Path, corr, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    both_hold_a_five(Path("cards.corr"))
+    out = play(corr, monkeypatch, Path("cards.corr"), "5 (1,3)\npass\n")
+    assert "B Ben: B passes: no free cell takes the card held" in out
+    assert [r["type"] for r in records(Path("cards.corr"))] == ["move", "pass", "reveal"]
+
+
+def test_a_seat_whose_card_fits_nowhere_challenges_and_plays_on(tmp_path: Path, corr, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    both_hold_a_five(Path("cards.corr"))
+    out = play(corr, monkeypatch, Path("cards.corr"), "5 (1,3)\nchallenge\nquit\n")
+    assert "challenge upheld" in out
+    assert [r["type"] for r in records(Path("cards.corr"))] == ["move", "challenge"]
+    assert "B Ben> " in out.rsplit("challenge upheld", 1)[1]  # B on turn again, its 5 in hand
+
+
+def test_a_computer_whose_card_fits_nowhere_passes(tmp_path: Path, corr, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    both_hold_a_five(Path("cards.corr"))
+    out = play(corr, monkeypatch, Path("cards.corr"), "5 (1,3)\n", "--bot", "B=greedy")
+    assert "(computer, greedy) passes" in out
+    assert [r["type"] for r in records(Path("cards.corr"))] == ["move", "pass", "reveal"]
