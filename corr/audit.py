@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from corr import engine
+from corr.counts import counted
 from corr.engine import dealer
 from corr.errors import CorruptLog
 from corr.log import store
@@ -38,7 +39,8 @@ def audit(path: Path | str) -> dict[str, Any]:
     report.update(game=log.header.game, id=log.header.id, records=len(log.records))
     if log.torn is not None:
         findings.append(
-            _finding(len(log.records) + 1, "torn", f"{len(log.torn)} bytes after the last newline: a torn write, not used")
+            _finding(len(log.records) + 1, "torn",
+                     f"{counted(len(log.torn), 'byte')} after the last newline: a torn write, not used")
         )
     try:
         rep = engine.replay(log)
@@ -78,7 +80,7 @@ def audit(path: Path | str) -> dict[str, Any]:
         elif record.type == "timeout":  # a timeout ends the game, so the forfeit is this one's
             findings.append(_finding(record.seq, "timeout", f"{record.by} claimed a timeout: {rep.forfeit} lost on time"))
         elif record.type == "vacation":
-            findings.append(_finding(record.seq, "vacation", f"{record.by} took {record.note} days of vacation"))
+            findings.append(_finding(record.seq, "vacation", f"{record.by} took {_days(record.note)} of vacation"))
         elif record.type == "ruling":
             who = getattr(log.header, record.by)
             finding = _finding(record.seq, "ruling", f"{record.by} {who.name} on seq {record.target}: "
@@ -102,6 +104,12 @@ def audit(path: Path | str) -> dict[str, Any]:
                 "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
     return report
+
+
+def _days(note: str | None) -> str:
+    """A vacation record's days as its finding says them (`1 day`, `7 days`)."""
+    text = (note or "").strip()
+    return counted(int(text), "day") if text.isdigit() and text.isascii() else f"{text} days"
 
 
 def _window_open(rep: engine.Position, seq: int) -> bool:
@@ -171,7 +179,7 @@ def summary(report: dict[str, Any]) -> str:
     reaches the terminal and no line of the log's starts a line here."""
     lines = [f"{report['file']}: {'intact' if report['intact'] else 'CORRUPT'}"]
     if "game" in report:
-        lines.append(f"game {report['game']} {report['id']}, {report['records']} records")
+        lines.append(f"game {report['game']} {report['id']}, {counted(report['records'], 'record')}")
     for key in report.get("highlighted", ()):
         for c in report[key]:
             lines.append(f"  seq {c['seq']}: {c['by']} {c['move']} {c['text']}")

@@ -117,10 +117,11 @@ _COPY = {"a": "first copy", "b": "second copy"}
 def text(report: dict[str, Any]) -> str:
     """The report for people; file names and errors (which quote the copies) with their
     control characters shown as escapes (`corr.names.visible`)."""
+    from corr.counts import counted
     from corr.names import visible
 
     out = [f"game {report['id']} ({report['game']}): {_RELATION[report['relation']]}",
-           f"common prefix: {report['common']} records"]
+           f"common prefix: {counted(report['common'], 'record')}"]
     if report["first_divergence"] is not None:
         out.append(f"first divergence: seq {report['first_divergence']}")
     if not report["headers_identical"]:
@@ -128,7 +129,7 @@ def text(report: dict[str, Any]) -> str:
     for side in ("a", "b"):
         copy = report[side]
         if copy["verifies"]:
-            state = f"verifies, {copy['records']} records"
+            state = f"verifies, {counted(copy['records'], 'record')}"
         else:
             where = f" at seq {copy['seq']}" if copy["seq"] is not None else ""
             state = f"does NOT verify{where}: {copy['error']}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 
+from corr.counts import counted
 from corr.geometry import FIELD_OF
 from corr.notation import Move, ShimaPick
 from corr.seatview import SeatView
@@ -59,17 +60,13 @@ def page(view: SeatView, field: int | None, start: int, size: int | None) -> tup
         for takes, group in groups.items():
             lines += _wrapped(group, width, f"  {takes}: ")
     whole = start == 0 and end == len(moves)
-    lines.append(f"{_count(len(moves)) if whole else f'moves {start + 1}-{end} of {len(moves)}'}{where}:")
+    lines.append(f"{counted(len(moves), 'move') if whole else f'moves {start + 1}-{end} of {len(moves)}'}{where}:")
     lines += _wrapped([str(view.written(m)) for m in moves[start:end]], width, "  ")
     if end == len(moves):
         return ("\n".join(lines) + "\n", None)
     following = f"{end + 1}-{min(len(moves), end + (size or PAGE))}"
     lines.append(f"legal more: moves {following}   legal 1-9: one field's moves   legal all: every move")
     return ("\n".join(lines) + "\n", end)
-
-
-def _count(n: int) -> str:
-    return f"{n} move{'' if n == 1 else 's'}"
 
 
 def _wrapped(items: list[str], width: int, first: str) -> list[str]:

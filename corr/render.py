@@ -12,6 +12,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from corr.counts import counted
 from corr.engine import Position
 from corr.names import visible
 from corr.resources import resource_dir
@@ -51,6 +52,7 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
     )
     env.filters.update(filters(colour))
     env.filters["visible"] = visible  # text from the log, as a move written by hand
+    env.filters["counted"] = counted  # `3|counted("stone")`: 3 stones, 1 stone
     return env
 
 

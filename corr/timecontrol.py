@@ -30,6 +30,7 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, TypedDict, cast
 
+from corr.counts import counted
 from corr.decisions import clock_adjustment
 from corr.errors import CorruptLog, UsageError
 from corr.log.lines import STAMP_PATTERN
@@ -97,7 +98,8 @@ def validate(tc: Any) -> TimeControl:
         if type(value) is not int or not low <= value <= high:
             raise UsageError(f"time control: {key} should be a whole number from {low} to {high}, not {value!r}")
     if kind == "bank" and tc["cap"] < tc["days"]:
-        raise UsageError(f"time control: the bank's cap ({tc['cap']} days) is below its start ({tc['days']} days)")
+        raise UsageError(f"time control: the bank's cap ({counted(tc['cap'], 'day')}) is below its start "
+                         f"({counted(tc['days'], 'day')})")
     # the checks above are the TimeControl's keys and types, one by one
     return cast(TimeControl, tc)
 
@@ -159,12 +161,12 @@ def describe(tc: dict[str, Any]) -> str:
     valid = validate(tc)
 
     def days(n: int) -> str:
-        return f"{n} day" if n == 1 else f"{n} days"
+        return counted(n, "day")
 
     if valid["kind"] == "per-move":
         text = f"{days(valid['days'])} per move"
     elif valid["kind"] == "period":
-        text = f"{valid['moves']} moves in {days(valid['days'])}"
+        text = f"{counted(valid['moves'], 'move')} in {days(valid['days'])}"
     else:
         text = f"bank of {days(valid['days'])}, +{days(valid['increment'])} per move, cap {days(valid['cap'])}"
     remind = valid.get("remind_hours", DEFAULT_REMIND_HOURS)

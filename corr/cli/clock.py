@@ -134,6 +134,7 @@ def vacation(
       corr vacation game.corr --by A --days 7
     """
     from corr import engine, timecontrol
+    from corr.counts import counted
     from corr.errors import UsageError
     from corr.identity import load_private
     from corr.names import visible
@@ -148,4 +149,5 @@ def vacation(
             timecontrol.check_vacation(rep.header, rep.standing(), seat, days, rep.when(), to_move=_to_move(rep))
         records = rep.add("vacation", seat, note=str(days))
     record = records[0]
-    typer.echo(f"{visible(str(file))}: seq {record.seq}: {record.by} is on vacation for {days} days from {record.at}")
+    typer.echo(f"{visible(str(file))}: seq {record.seq}: {record.by} is on vacation for {counted(days, 'day')} "
+               f"from {record.at}")

@@ -23,6 +23,7 @@ def out_board(text: str, colour: bool) -> None:
 def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
     """Replay a log for a read-only command; a torn last line is left out and reported."""
     from corr import engine
+    from corr.counts import counted
     from corr.names import visible
 
     rep = engine.load(file, upto=upto)
@@ -30,7 +31,7 @@ def _load(file: Path, upto: int | None = None):  # type: ignore[no-untyped-def]
     if torn is not None:
         shown = visible(str(file))
         typer.echo(
-            f"corr: warning: {shown}: the last line is torn ({len(torn)} bytes of a write that never "
+            f"corr: warning: {shown}: the last line is torn ({counted(len(torn), 'byte')} of a write that never "
             f"finished) and was left out; run `corr repair {shown}`",
             err=True,
         )
@@ -148,6 +149,7 @@ def legal(
       corr legal game.corr --json
       corr legal duel.corr --for B
     """
+    from corr.counts import counted
     from corr.errors import UsageError
     from corr.games.dealing import DEALER
     from corr.seatview import observe, viewer
@@ -179,7 +181,7 @@ def legal(
     elif seat is None:
         typer.echo("the game is over: no moves")
     else:
-        typer.echo(f"{seat} to move, {len(moves)} legal moves:")
+        typer.echo(f"{seat} to move, {counted(len(moves), 'legal move')}:")
         typer.echo("\n".join(f"{m}  {claims[m].takes}" if m in claims else m for m in moves))
 
 

@@ -186,6 +186,7 @@ def ingest(
 def _ingest_all(items: list, games: Path, new: bool, single: bool, reply: bool,  # type: ignore[type-arg]
                 reply_dir: Optional[Path], settings, keys: tuple[object, ...] = ()) -> None:  # type: ignore[no-untyped-def]
     """Ingest each message, one line each; a single message's refusal is the error."""
+    from corr.counts import counted
     from corr.mail import ingest as mail_in
 
     worst = 0
@@ -204,7 +205,7 @@ def _ingest_all(items: list, games: Path, new: bool, single: bool, reply: bool, 
             if reply:
                 _reply(result, reply_dir or games / "outbox", settings)
     if worst:
-        raise _summary(worst, f"{len(errors)} of {len(items)} messages refused")
+        raise _summary(worst, f"{len(errors)} of {counted(len(items), 'message')} refused")
 
 
 def _error(result):  # type: ignore[no-untyped-def]

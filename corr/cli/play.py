@@ -424,6 +424,7 @@ def repair(
       corr repair game.corr
     """
     from corr.cli.app import regular_file
+    from corr.counts import counted
     from corr.errors import CorruptLog
     from corr.log import repair as mend
 
@@ -443,4 +444,4 @@ def repair(
     elif torn[1]:
         typer.echo(f"{file}: the last record was whole but for its newline, and verifies: the newline is restored")
     else:
-        typer.echo(f"{file}: cut {len(torn[0])} bytes of a torn last line, saved in {Path(f'{file}.torn')}")
+        typer.echo(f"{file}: cut {counted(len(torn[0]), 'byte')} of a torn last line, saved in {Path(f'{file}.torn')}")

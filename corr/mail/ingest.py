@@ -67,6 +67,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Iterator
 
+from corr.counts import counted
 from corr.games.dealing import DEALER
 from corr.errors import CorrError, CorruptLog, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
@@ -253,7 +254,8 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
             result.message = f"{path.name}: took seq {records[0].seq}-{records[-1].seq}" if len(records) > 1 else (
                 f"{path.name}: took seq {records[0].seq}")
         else:
-            result.message = f"{path.name}: nothing new (this copy has all {len(rows) - 1} records, up to seq {rep.seq})"
+            result.message = (f"{path.name}: nothing new (this copy has all the attached log's "
+                              f"{counted(len(rows) - 1, 'record')}, up to seq {rep.seq})")
         result.message += panel
         return result
     # No attachment: a move in the plain-text body.

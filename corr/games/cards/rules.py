@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corr.games.dealing import DEALER, shuffle
+from corr.counts import counted
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result, Seen
@@ -42,7 +43,7 @@ def parse_deck(text: str) -> list[int]:
             raise UsageError(f"deck term {term!r} names no cards")
         cards += [d for d in range(low, high + 1) for _ in range(count)]
     if len(cards) > 200:
-        raise UsageError(f"deck={text!r} has {len(cards)} cards; at most 200")
+        raise UsageError(f"deck={text!r} has {counted(len(cards), 'card')}; at most 200")
     return cards
 
 
@@ -119,7 +120,8 @@ class Cards(AsWritten, Game[CardsState]):
         self.deck = self.deck_cards(options["deck"], self.start)
         if len(self.deck) < len(seats):
             raise UsageError(
-                f"the deck has {len(self.deck)} cards, too few to deal one to each of {len(seats)} players (1.2)"
+                f"the deck has {counted(len(self.deck), 'card')}, too few to deal one to each of "
+                f"{len(seats)} players (1.2)"
             )
         #: the pile in dealing order, where this copy knows the seed
         self.pile = shuffle(seed, self.deck, "deck") if seed is not None else None

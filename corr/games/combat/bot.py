@@ -28,6 +28,7 @@ import random
 import time
 
 from corr.games.base import BotView, Choice
+from corr.counts import counted
 from corr.errors import UsageError
 from corr.games.combat.rules import fields_text
 from corr.games.grid import Grid
@@ -394,4 +395,4 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None) ->
     if not n:
         return Choice(_placement(move, gain), float(now), why)
     return Choice(_placement(move, gain), round(leads[best] / n, 2),
-                  f"{why}; won {points[best] / n:.0%} of {n} games played on from it")
+                  f"{why}; won {points[best] / n:.0%} of {counted(n, 'game')} played on from it")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from corr.games.dealing import draw, shuffle
+from corr.counts import counted
 from corr.errors import UsageError
 from corr.geometry import CELLS, COL_CELLS, ROW_CELLS
 
@@ -158,7 +159,7 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
             options.pop()
             docks.pop()
             if not removed:
-                raise ValueError(f"no peel leaves {givens} stones on this board")
+                raise ValueError(f"no peel leaves {counted(givens, 'stone')} on this board")
             back = removed.pop()
             board[back] = cells[back]
             stones |= 1 << back
@@ -215,6 +216,6 @@ def deal_text(deal: Deal) -> str:
     from corr.puzzles.appendix import puzzle_text
 
     width = len(str(len(deal.order)))
-    lines = [f"start: {puzzle_text(list(deal.start))}", f"order: {len(deal.order)} digits"]
+    lines = [f"start: {puzzle_text(list(deal.start))}", f"order: {counted(len(deal.order), 'digit')}"]
     lines += [f"  {n:>{width}}. {digit} {name(cell)}" for n, (cell, digit) in enumerate(deal.order, 1)]
     return "\n".join(lines) + "\n"

@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from corr.games.base import BotView, Choice
+from corr.counts import counted
 from corr.games.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.base import Action
@@ -313,12 +314,13 @@ def _why(game: Moyo, seat: str, move: Move, value: int, depth: int) -> str:
     horikomi = game.opts["variant"] == "horikomi"
     if value > WIN - MATE_ZONE:
         plies = WIN - value
-        moves = f"{(plies + 1) // 2} move{'s' if plies > 1 else ''}"
+        moves = counted((plies + 1) // 2, "move")
         if horikomi:
             return f"{what}: wins in {moves} (5.3)"
         return f"{what}: {other(seat)} runs out of places first, in {moves} (4.1)"
     if value < -WIN + MATE_ZONE:
         return f"{what}: every line loses ({'5.3' if horikomi else '4.1'}); this one lasts longest"
     if horikomi:
-        return f"{what}; looks {depth} pl{'ies' if depth != 1 else 'y'} ahead, expects a Moyo-stone lead of {value:+d}"
-    return f"{what}; looks {depth} pl{'ies' if depth != 1 else 'y'} ahead, expects a lead of {value:+d} stones"
+        return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a Moyo-stone lead of {value:+d}"
+    stones = "stone" if abs(value) == 1 else "stones"
+    return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a lead of {value:+d} {stones}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from corr.errors import UsageError
+from corr.counts import counted
 from corr.games.moyo.rules import AREA_CELLS, AREA_WORD
 from corr.geometry import DIGITS, FIELD_CELLS, name
 from corr.puzzles import solver
@@ -102,7 +103,7 @@ def check(cells: list[int], cap: int = 10_000, units: str = "fields") -> dict[st
         reasons.append(f"no given in {word}(s) {', '.join(map(str, empty_areas))}")
     low, high = AZUMAYA_GIVENS
     if not low <= azumaya <= high:
-        reasons.append(f"{azumaya} givens in the Azumaya ({word} {AZUMAYA}), advice is {low}-{high}")
+        reasons.append(f"{counted(azumaya, 'given')} in the Azumaya ({word} {AZUMAYA}), advice is {low}-{high}")
     for line in lines:
         reasons.append(f"three givens next to each other in {word} {line[word]}: {' '.join(line['cells'])}")
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corr.errors import IllegalMove, UsageError
+from corr.counts import counted
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
@@ -464,7 +465,7 @@ class Moyo(Game[MoyoState]):
             why = ""
             if keys[0][0] == keys[1][0]:
                 level = next(i for i in range(1, 10) if keys[0][i] != keys[1][i])
-                what = "completely filled Shima" if level == 1 else f"Shima with {10 - level} stones"
+                what = "completely filled Shima" if level == 1 else f"Shima with {counted(10 - level, 'stone')}"
                 why = f", tie broken by more {what}"
             return f"no stone fits anywhere (5.2); Moyo stones in own Shima {moyo}: {state.winners[0]} wins (5.3{why})"
         winner = state.winners[0]
@@ -558,7 +559,7 @@ def match_winners(points: list[dict[str, Any]]) -> dict[str, Any]:
         if level is None:
             decided_by = "equal Moyo stones, and equal in every tie-break of 5.3 over both games (4.3)"
         else:
-            what = "completely filled Shima" if level == 1 else f"Shima with {10 - level} stones"
+            what = "completely filled Shima" if level == 1 else f"Shima with {counted(10 - level, 'stone')}"
             decided_by = f"equal Moyo stones, more {what} over both games (4.3, 5.3)"
     return {"total": total, "unit": "Moyo stones", "shima_with": shima_with, "winners": winners,
             "decided_by": decided_by}

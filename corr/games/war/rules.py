@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from corr.errors import IllegalMove, UsageError
+from corr.counts import counted
 from corr.games.base import Action, Game, Option, Outcome, Result, Seen
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Correction, Move, PieceMove
@@ -114,7 +115,7 @@ def parse_position(text: str) -> tuple[list[int], list[int], int]:
                          "e.g. " + DEFAULT_SETUP)
     rows = parts[0].split("/")
     if len(rows) != 9:
-        raise UsageError(f"setup: {len(rows)} rows; a position has 9, joined by '/'")
+        raise UsageError(f"setup: {counted(len(rows), 'row')}; a position has 9, joined by '/'")
     piece, side = [0] * 81, [0] * 81
     for r, row in enumerate(rows):
         tokens = _TOKEN.findall(row)
@@ -123,7 +124,7 @@ def parse_position(text: str) -> tuple[list[int], list[int], int]:
             raise UsageError(f"setup: row {r + 1}: {bad!r} is not a cell (., S C L N I, 1-9, each with b before "
                              "it for Black)")
         if len(tokens) != 9:
-            raise UsageError(f"setup: row {r + 1} has {len(tokens)} cells, not 9")
+            raise UsageError(f"setup: row {r + 1} has {counted(len(tokens), 'cell')}, not 9")
         for c, token in enumerate(tokens):
             if token == ".":
                 continue
