@@ -290,6 +290,30 @@ def test_replay_shows_every_position_as_show_does(corr, tmp_path: Path) -> None:
 
 def test_new_game_with_addresses_but_no_keys_says_addresses_can_be_forged(corr, tmp_path: Path) -> None:
     result = corr("new", "combat", tmp_path / "g.corr", "-p", "Anna <anna@example.org>", "-p", "Ben", "-f", "none")
-    assert result.code == 0 and "seat A play by mail without a key" in result.err and "forge" in result.err
+    assert result.code == 0 and "seat A plays by mail without a key" in result.err and "forge" in result.err
+    assert "--key SEAT=FILE.pub" in result.err
     quiet = corr("new", "combat", tmp_path / "h.corr", "-p", "Anna", "-p", "Ben", "-f", "none")
     assert quiet.err == ""
+
+
+@pytest.mark.parametrize("game", ["cards", "domino"])
+def test_a_dealt_game_that_takes_no_keys_does_not_advise_one(corr, tmp_path: Path, game: str) -> None:
+    """Cards and a Domino game dealt from a secret seed refuse --key: the note about
+    playing by mail without a key says so instead of advising one."""
+    path = tmp_path / "g.corr"
+    result = corr("new", game, path, "-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>", "-f", "none")
+    assert result.code == 0, result.err
+    (note,) = [line for line in result.err.splitlines() if line.startswith("note:")]
+    assert "seats A, B play by mail without a key" in note and "forge" in note
+    assert "--key" not in note and "takes no seat keys" in note
+    corr("key", "new", "--out", tmp_path / "anna")
+    keyed = corr("new", game, tmp_path / "k.corr", "-p", "Anna <anna@example.org>",
+                 "--key", f"A={tmp_path / 'anna.pub'}")
+    assert keyed.code == 1 and "takes no seat keys" in keyed.err
+
+
+def test_a_domino_game_with_a_public_seed_takes_keys_and_advises_one(corr, tmp_path: Path) -> None:
+    result = corr("new", "domino", tmp_path / "g.corr", "-p", "Anna <anna@example.org>", "-o", "seed=daily",
+                  "-f", "none")
+    assert result.code == 0 and "seat A plays by mail without a key" in result.err
+    assert "--key SEAT=FILE.pub" in result.err

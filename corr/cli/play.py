@@ -152,9 +152,7 @@ def new(
                 raise
     unsigned = [s.seat for s in rep.header.seats if s.email and not s.key]
     if unsigned:
-        typer.echo(f"note: seat{'s' if len(unsigned) > 1 else ''} {', '.join(unsigned)} play by mail without a key: "
-                   "a mailed move is taken from its seat's address, which anyone can forge; a key cannot be "
-                   "(`corr key new`, then --key SEAT=FILE.pub)", err=True)
+        typer.echo(_forgeable(unsigned, dealt=rep.header.commitment is not None), err=True)
     if rep.header.commitment is not None:  # this copy is the dealer's
         from corr.engine.dealer import secret_path
 
@@ -168,6 +166,18 @@ def new(
         answered(file, rep, fmt, viewer(rep, humans))  # a computer seat on turn at the start moves at once
         return
     _after(rep, fmt)
+
+
+def _forgeable(seats: list[str], dealt: bool) -> str:
+    """The note that seats with an address but no key play by a guard anyone can forge.
+    Where keys are taken it says how to get one; a game the dealer deals (cards, Domino
+    without -o seed) takes none, so it says why instead of advising --key."""
+    who = f"seat {seats[0]} plays" if len(seats) == 1 else f"seats {', '.join(seats)} play"
+    note = f"note: {who} by mail without a key: a mailed move is taken from its seat's address, which anyone can forge"
+    if dealt:
+        return (f"{note}; this game takes no seat keys (its moves are made on the dealer's copy, which cannot "
+                "sign for a seat)")
+    return f"{note}; a key cannot be (`corr key new`, then --key SEAT=FILE.pub)"
 
 
 def _computer_seats(game: str, specs: list[str], players: int, keys: dict[str, str]) -> dict[str, str]:
