@@ -94,7 +94,7 @@ def audit(path: Path | str) -> dict[str, Any]:
     findings.extend(_late(rep))
     _link_rulings(findings)
     if log.header.commitment is not None:
-        report["deal"] = _deal(log)
+        report["deal"] = _deal(log, rep.game.deal_checked)
     result = rep.result()
     report.update(
         seq=rep.seq,
@@ -123,13 +123,14 @@ def _window_open(rep: engine.Position, seq: int) -> bool:
     return window is not None and window.seq == seq and window.illegal is not None
 
 
-def _deal(log: store.GameLog) -> dict[str, Any]:
-    """Whether the hidden cards could be checked: after the dealer's reveal the replay
-    re-dealt from the seed and checked every card; before it, only the public part."""
+def _deal(log: store.GameLog, checked: str) -> dict[str, Any]:
+    """Whether what the dealer hid could be checked: after the dealer's reveal the replay
+    re-dealt from the seed and checked all of it (`checked`: what, in the game's own
+    words: every card, the start and every digit given); before it, only the public part."""
     seq = next((r.seq for r in log.records if r.type == "reveal" and r.by == dealer.DEALER), None)
     if dealer.revealed(log) is not None:
         return {"checked": True, "reveal": seq,
-                "detail": f"re-dealt from the seed revealed at seq {seq}: every card matches the commitment"}
+                "detail": f"re-dealt from the seed revealed at seq {seq}: {checked}"}
     if log.secret is not None:
         return {"checked": True, "reveal": None,
                 "detail": f"checked against the dealer's secret ({dealer.secret_path(log.path).name}); "

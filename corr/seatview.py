@@ -161,7 +161,7 @@ def _legal(table: Position, seat: str) -> list[Move]:
     if not game.dealt:
         from corr.engine.dealer import secret_path
 
-        raise UsageError(f"{table.path}: the legal moves of {game.title} depend on hidden cards, and this copy has "
+        raise UsageError(f"{table.path}: the legal moves of {game.title} depend on {game.secret}, and this copy has "
                          f"no dealer's secret ({secret_path(table.path).name}); the dealer's copy lists them")
     return list(game.legal_for(table.state, seat))
 
@@ -319,7 +319,7 @@ def panel_kept(table: Position) -> str | None:
     if not table.game.hidden:
         return f"{table.game.title} has no hidden information"
     if table.game.dealt:
-        return "this copy knows every hand itself"
+        return "this copy is the dealer's: it knows what every seat was dealt"
     return None
 
 

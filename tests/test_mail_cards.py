@@ -296,7 +296,7 @@ def test_the_dealers_copy_keeps_no_panel_from_mail(host: Host) -> None:
     host.new()
     sent = host.run()
     result = ingest_bytes(sent["B"], host.games, "echo")
-    assert result.ok and "private panel ignored: this copy knows every hand itself" in result.message
+    assert result.ok and "private panel ignored: this copy is the dealer's: it knows what every seat was dealt" in result.message
     assert "private" not in read_sidecar(host.path)
 
 

@@ -138,5 +138,5 @@ def test_a_secret_others_can_read_is_used_with_a_warning(corr, tmp_path: Path) -
     os.chmod(secret, 0o644)
     r = corr("show", path, "--for", "A")
     assert r.code == 0, r.err
-    assert r.err == (f"corr: warning: {secret} can be read by others (mode 644): it deals every hidden card; "
+    assert r.err == (f"corr: warning: {secret} can be read by others (mode 644): it deals all the game hides; "
                      f"`chmod 600 {secret}`\n")

@@ -119,7 +119,8 @@ Format = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="t
 JsonFlag = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
 ForSeat = Annotated[
     Optional[str],
-    typer.Option("--for", metavar="SEAT", help="Show what this seat may see (its own hidden cards); default: the public view."),
+    typer.Option("--for", metavar="SEAT", help="Show what this seat may see (its own card; in a Domino duel its "
+                 "own board and digit); default: the public view."),
 ]
 SignKey = Annotated[
     Optional[Path], typer.Option("--sign", metavar="KEY", help="Sign with this private key; it decides the seat.")

@@ -39,7 +39,8 @@ def bot(
     answer, as they do after `corr move`.
 
     The computer sees only what the seat may see (its own card, never another's or the
-    pile). In a game where the seat signs its records, give its key with --sign.
+    pile; in Domino its own board and the digit it is given, never the digits to come).
+    In a game where the seat signs its records, give its key with --sign.
     Levels: random (any legal move), greedy (the best gain now), strong (looks ahead).
 
     \b

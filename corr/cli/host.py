@@ -61,7 +61,7 @@ def run(
 
     A game that names a host (`corr new --host NAME --host-key PUB`) has the host vouch
     for every record its seat does not sign itself: give the host's private key with
-    --key (a game with hidden cards started with --dealer-key names it already).
+    --key (a game with a dealer started with --dealer-key names it already).
 
     One line per action. With --once: one pass, exit 0, or 1 if a message was refused
     or set aside or a message could not be sent (what was not mailed is tried again next pass).

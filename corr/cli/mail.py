@@ -51,9 +51,11 @@ def compose(
 
     Text and HTML board as seat SEAT sees them, the new records and the move list in the
     body, the public log attached as GAME-ID.corr; threads to the game's previous message
-    (kept in FILE.mail.json). In a game with hidden cards composed on the dealer's copy
-    (FILE.secret beside it), the message shows SEAT its own card and no one else's, and
-    carries it in the X-Corr-For / X-Corr-Private headers; FILE.secret is never attached.
+    (kept in FILE.mail.json). In a game with a dealer composed on the dealer's copy
+    (FILE.secret beside it), the message shows SEAT its own card and no one else's (in a
+    Domino duel its own board and digit, and no log while another board's moves are in
+    it), and carries it in the X-Corr-For / X-Corr-Private headers; FILE.secret is never
+    attached.
 
     \b
     Example:

@@ -71,8 +71,8 @@ def new(
     ] = None,
     dealer_key: Annotated[
         Optional[Path],
-        typer.Option("--dealer-key", metavar="KEY", help="Games with hidden cards: the host's private key, "
-                     "which signs the dealer's records (needs --host and --host-key)."),
+        typer.Option("--dealer-key", metavar="KEY", help="Games with a dealer (cards; domino without -o seed): the "
+                     "host's private key, which signs the dealer's records (needs --host and --host-key)."),
     ] = None,
     bot: Annotated[
         Optional[list[str]],

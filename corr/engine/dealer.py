@@ -102,7 +102,7 @@ def read_secret(log_path: Path | str, committed: str) -> Secret | None:
     if os.name != "nt" and mode & 0o077:
         import warnings
 
-        warnings.warn(f"{path} can be read by others (mode {mode & 0o777:o}): it deals every hidden card; "
+        warnings.warn(f"{path} can be read by others (mode {mode & 0o777:o}): it deals all the game hides; "
                       f"`chmod 600 {path}`", CorrWarning, stacklevel=2)
     if commitment(seed) != committed:
         raise CorruptLog(f"{path} was altered: its seed does not match the header's commitment", kind="secret")

@@ -155,8 +155,9 @@ class Table(Position):
                 raise IllegalMove(self.game.end_rule(self.state), "the game is over")
             if not self.game.dealt:
                 raise UsageError(
-                    f"{self.path}: {self.game.title} hides cards, so moves are taken where the dealer's secret "
-                    f"{dealer.secret_path(self.path).name} is, and this copy has none: send the move to the dealer"
+                    f"{self.path}: {self.game.title} has {self.game.secret}, so moves are taken where the dealer's "
+                    f"secret {dealer.secret_path(self.path).name} is, and this copy has none: send the move to the "
+                    "dealer"
                 )
         if seat is None:
             raise UsageError(f"a {kind} names who makes it")

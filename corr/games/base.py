@@ -189,6 +189,11 @@ class Game(Generic[S]):
     #: hidden information (DESIGN 6): the game has a dealer, who commits to a secret
     #: seed in the header and reveals it in a `reveal` record when the game ends
     hidden: ClassVar[bool] = False
+    #: what the dealer keeps secret, in the game's own words: "the legal moves of X
+    #: depend on {secret}"
+    secret: ClassVar[str] = "hidden information"
+    #: what the revealed seed lets every copy check, in the game's own words
+    deal_checked: ClassVar[str] = "everything dealt matches the commitment"
     #: the audit report lists a game's outcomes fill (see Outcome.highlights)
     highlight_lists: ClassVar[tuple[str, ...]] = ()
     #: record types only the dealer makes

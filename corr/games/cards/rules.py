@@ -106,6 +106,8 @@ class Cards(AsWritten, Game[CardsState]):
     record_types = frozenset({"move", "challenge", "pass", "reveal"})
     turn_types = frozenset({"move", "pass"})
     dealer_types = frozenset({"reveal"})
+    secret = "hidden cards"
+    deal_checked = "every card dealt matches the commitment"
     turn_rule = "cards 1.3"
     challenge_rule = "cards 4.1"
     move_word = "card"

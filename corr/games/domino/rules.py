@@ -127,6 +127,8 @@ class Domino(Game[DominoState]):
     record_types = frozenset({"move", "pass", "reveal"})
     turn_types = frozenset({"move", "pass"})
     dealer_types = frozenset({"reveal"})
+    secret = "a secret digit order"
+    deal_checked = "the start and every digit given match the commitment (7.2)"
     turn_rule = "domino 1.2"
     own_clock = True
     own_boards = True

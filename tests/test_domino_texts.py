@@ -1,0 +1,55 @@
+"""Sudoku Domino's texts in its own words: a dealer who gives digits in a secret order,
+boards, stones and jokers (domino 2.1, 7.2) - never the card game's cards or hands,
+which the dealer's machinery shares with it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+PLAYERS = ("-p", "Anna <anna@example.org>", "-p", "Ben <ben@example.org>")
+CARD_WORDS = re.compile(r"\b(cards?|hands?|pile)\b", re.IGNORECASE)
+
+
+def card_words(text: str) -> list[str]:
+    return CARD_WORDS.findall(text)
+
+
+@pytest.mark.parametrize("example", ["domino-solo.corr", "domino-duel.corr"])
+def test_domino_7_2_the_audit_says_the_start_and_every_digit_were_checked(corr, example: str) -> None:
+    result = corr("audit", EXAMPLES / example)
+    assert result.code == 0, result.err
+    assert "the start and every digit given match the commitment (7.2)" in result.out
+    assert card_words(result.out) == []
+
+
+@pytest.fixture
+def copies(corr, tmp_path: Path) -> tuple[Path, Path]:
+    """The dealer's copy of a running duel, and Anna's copy made from its first message."""
+    dealer = tmp_path / "duel.corr"
+    assert corr("new", "domino", dealer, *PLAYERS, "-o", "time_limit=none", "-f", "none").code == 0
+    assert corr("mail", "compose", dealer, "--to", "A", "--out", tmp_path / "first.eml").code == 0
+    games = tmp_path / "anna"
+    assert corr("mail", "ingest", tmp_path / "first.eml", "--games", games, "--new").code == 0
+    (copy,) = games.glob("*.corr")
+    return dealer, copy
+
+
+def test_domino_7_2_a_players_copy_refuses_a_move_for_the_secret_digit_order(corr, copies) -> None:
+    _, copy = copies
+    moved = corr("move", copy, "5 (5,5)", "--by", "A")
+    assert moved.code == 1 and "Sudoku Domino has a secret digit order" in moved.err
+    legal = corr("legal", copy, "--for", "A")
+    assert legal.code == 1 and "depend on a secret digit order" in legal.err
+    assert card_words(moved.err + legal.err) == []
+
+
+def test_domino_the_dealers_copy_keeps_no_panel_in_domino_words(corr, copies, tmp_path: Path) -> None:
+    dealer, _ = copies
+    result = corr("mail", "ingest", tmp_path / "first.eml", "--games", dealer.parent)
+    assert result.code == 0, result.err
+    assert "private panel ignored: this copy is the dealer's" in result.out
+    assert card_words(result.out) == []
