@@ -105,6 +105,34 @@ def test_domino_1_2_each_seat_is_mailed_its_own_board_and_digit_alone(host: Host
         assert f"{record.seq}. A" not in text
 
 
+def test_domino_1_2_a_seat_is_sent_the_log_only_while_every_record_in_it_is_its_own(host: Host) -> None:
+    """The header is public and a seat's own records are its own to read, so a message
+    attaches the log while it holds nothing else - as the README's duel section says."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("### A Domino duel by mail", 1)[1].split("\n## ", 1)[0]
+    assert "only while every record in it is that seat's own" in " ".join(section.split())
+
+    host.new()
+    header = host.path.read_bytes()
+    first = host.run()
+    for raw in first.values():  # the first messages: the header alone, the start and the commitment
+        (attachment,) = parse(raw).iter_attachments()
+        assert attachment.get_payload(decode=True) == header
+
+    host.reply("A", first["A"], first_move(host.dealer(), "A") + "\n", "<a1@example.org>")
+    to_a = host.run()["A"]
+    (attachment,) = parse(to_a).iter_attachments()  # A's own record and nothing else
+    assert attachment.get_payload(decode=True) == host.path.read_bytes()
+    assert [r.by for r in host.dealer().log.records] == ["A"]
+
+    host.reply("B", first["B"], first_move(host.dealer(), "B") + "\n", "<b1@example.org>")
+    to_b = host.run()["B"]
+    assert not list(parse(to_b).iter_attachments()), "the log holds A's record: not B's to read"
+    host.reply("A", to_a, first_move(host.dealer(), "A") + "\n", "<a2@example.org>")
+    to_a = host.run()["A"]
+    assert not list(parse(to_a).iter_attachments()), "the log holds B's record: not A's to read"
+
+
 def test_domino_1_2_a_reply_from_the_other_seat_plays_its_own_board(host: Host) -> None:
     host.new()
     sent = host.run()

@@ -278,7 +278,8 @@ def compose(
 ) -> EmailMessage:
     """The message telling seat `to_seat` about the position of `rep`, as that seat
     sees it (`corr.seatview`): in a game with hidden information, its own card and no
-    one else's; in a running Domino duel, its own board's records and no log.
+    one else's; in a running Domino duel, its own board's records, and the log only
+    while every record in it is the seat's own (`seatview.log_lines`).
 
     `previous_message_id` threads it (In-Reply-To, References) to the game's previous
     message; `references` is that message's References chain when known. Both parts
