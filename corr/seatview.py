@@ -298,6 +298,21 @@ def reads(table: Position, viewer: str | None, record: Record) -> bool:
     return table.game.shows(table.state, record.by, viewer, table.when())
 
 
+def newest_read(table: Position, viewer: str | None) -> bool:
+    """Whether `viewer` may read the newest record (True before any). Where it may not
+    (a move on another board of a running Domino duel) the viewer's position is the one
+    it saw before: `corr replay` shows no position twice."""
+    return not table.steps or reads(table, viewer, table.steps[-1].record)
+
+
+def log_seq(table: Position) -> int:
+    """How far the log has come: the seq of its newest record, whoever may read it. The
+    count says nothing of what the records hold (each seat's own messages are numbered
+    by it), so `corr status` shows it where the public's seq would stand still at 0 (a
+    running Domino duel, whose moves are the seats' own)."""
+    return table.seq
+
+
 def position(table: Position, viewer: str | None = None) -> dict[str, Any]:
     """The documented JSON of the position as `viewer` sees it (`corr show --format json`)."""
     return observe(table, viewer).position

@@ -27,7 +27,7 @@ class GameStatus:
     file: str
     game: str | None = None
     players: list[dict[str, str]] = field(default_factory=list)  # [{"seat": "A", "name": "Anna"}]
-    seq: int | None = None
+    seq: int | None = None  # the log's newest record, whoever may read it (seatview.log_seq)
     turn: list[str] = field(default_factory=list)  # the seats that may act now; [] when over
     yours: bool = False  # a seat on turn belongs to the player asking (--me)
     deadline: str | None = None  # when the time of the seat on turn runs out (UTC)
@@ -110,7 +110,7 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
     """The summary of the log at `path` (shown as `label`), for the player named `me`;
     a summary with `error` when the log cannot be read or replayed."""
     from corr import clock, engine
-    from corr.seatview import position
+    from corr.seatview import log_seq, position
 
     label = str(path) if label is None else label
     try:
@@ -133,7 +133,7 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
         file=label,
         game=rep.header.game,
         players=players,
-        seq=data["seq"],
+        seq=log_seq(rep),  # a running duel's public view has read none of its records
         turn=turn,
         yours=bool(seats_of(players, me) & set(turn)),
         deadline=deadline,

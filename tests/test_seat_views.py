@@ -288,6 +288,23 @@ def test_replay_shows_every_position_as_show_does(corr, tmp_path: Path) -> None:
     assert out == shown
 
 
+def test_domino_1_2_replay_shows_no_position_twice_while_the_duel_hides_its_boards(corr, tmp_path: Path) -> None:
+    """The public reads none of a running duel's moves: replay shows the start once and
+    says how many records it left out, not one identical position per record."""
+    path = tmp_path / "duel.corr"
+    assert corr("new", "domino", path, "-p", "Anna", "-p", "Ben", "-o", "time_limit=none", "-f", "none").code == 0
+    for seat in "ABAB":
+        move = json.loads(corr("legal", path, "--for", seat, "--json").out)["moves"][0]
+        assert corr("move", path, move, "--by", seat, "--format", "none").code == 0
+    result = corr("replay", path)
+    assert result.code == 0 and result.out.count("Sudoku Domino") == 1 and "seq 0" in result.out
+    assert result.err == ("note: 4 records not shown: the public may not read them yet (moves on the seats' own "
+                          "boards of a running duel)\n")
+    positions = json.loads(corr("replay", path, "--format", "json").out)
+    assert [p["seq"] for p in positions] == [0]
+    assert corr("replay", path, "--jsonl").out.count("\n") == 1
+
+
 def test_new_game_with_addresses_but_no_keys_says_addresses_can_be_forged(corr, tmp_path: Path) -> None:
     result = corr("new", "combat", tmp_path / "g.corr", "-p", "Anna <anna@example.org>", "-p", "Ben", "-f", "none")
     assert result.code == 0 and "seat A plays by mail without a key" in result.err and "forge" in result.err

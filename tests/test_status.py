@@ -135,6 +135,18 @@ def test_a_running_domino_shows_its_own_clock(tmp_path: Path, corr: Callable[...
         assert "deadline 2026-03-01 12:10:00Z, 8m 30s left" in corr("status", tmp_path).out
 
 
+def test_domino_1_2_a_running_duel_shows_how_far_its_log_has_come(tmp_path: Path, corr: Callable[..., Run]) -> None:
+    """The public reads none of a running duel's records (they are the seats' own), so
+    its seq stands still at 0; the status line shows the log's seq instead."""
+    path = new(corr, tmp_path / "duel.corr", "domino", "-o", "time_limit=none")
+    for seat in "ABA":
+        move = json.loads(corr("legal", path, "--for", seat, "--json").out)["moves"][0]
+        assert corr("move", path, move, "--by", seat, "--format", "none").code == 0
+    (g,) = status_json(corr, tmp_path)
+    assert g["seq"] == 3 and g["turn"] == ["A", "B"] and not g["over"]
+    assert "  seq 3  " in corr("status", tmp_path).out
+
+
 def test_status_shows_no_hidden_card(tmp_path: Path, corr: Callable[..., Run]) -> None:
     """The dealer's copy (with FILE.secret) and a player's copy summarise alike: the
     public view only."""

@@ -207,10 +207,13 @@ def replay(
     color: Color = "auto",
     jsonl: Annotated[bool, typer.Option("--jsonl", help="One compact JSON position per line (JSON Lines).")] = False,
 ) -> None:
-    """Show every position of the game, one after another.
+    """Show every position of the game, one after another, as the public sees it.
 
     --format json prints one JSON document: the list of positions, seq 0 first, each
     as `corr show --format json` prints it. --jsonl prints one position per line.
+    A record the public may not read yet (a move on a seat's own board in a running
+    Domino duel) changes nothing it sees: no position is shown for it, and a note on
+    stderr says how many were left out.
 
     \b
     Example:
@@ -221,14 +224,19 @@ def replay(
     import sys
 
     from corr import engine
+    from corr.counts import counted
     from corr.render import render
-    from corr.seatview import observe
+    from corr.seatview import newest_read, observe
     from corr.term import wanted
 
     check_format(fmt, ("text", "json"))
     colour = wanted(color, sys.stdout) and fmt == "text"
+    unread = []
 
     def show(rep) -> None:  # type: ignore[no-untyped-def]
+        if not newest_read(rep, None):  # the public sees what it saw before
+            unread.append(rep.seq)
+            return
         view = observe(rep)  # the public view of every position
         if jsonl:
             out(json.dumps(view.position, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -243,6 +251,10 @@ def replay(
     engine.replay(_load(file).log, each=show)  # one pass, each position shown on the way
     if fmt == "json" and not jsonl:
         out("\n]\n")
+    if unread:
+        typer.echo(f"note: {counted(len(unread), 'record')} not shown: the public may not read "
+                   f"{'it' if len(unread) == 1 else 'them'} yet (moves on the seats' own boards of a running duel)",
+                   err=True)
 
 
 @app.command()
