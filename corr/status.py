@@ -32,6 +32,7 @@ class GameStatus:
     yours: bool = False  # a seat on turn belongs to the player asking (--me)
     deadline: str | None = None  # when the time of the seat on turn runs out (UTC)
     time_left_s: int | None = None  # seconds until then; negative once it has passed
+    vacation_until: str | None = None  # the seat on turn's clock stands still until then (UTC)
     over: bool = False
     result: str | None = None  # "B Ben wins", "draw between A Anna and B Ben", ...
     error: str | None = None  # why the log could not be read; the other fields are empty
@@ -80,22 +81,26 @@ def _result(data: dict[str, Any]) -> str:
     return text
 
 
-def _deadline(rep: Any, data: dict[str, Any], turn: list[str], now: datetime) -> tuple[str | None, int | None]:
-    """The deadline of a running game and the seconds left until it: the seat on turn's
-    under correspondence time control (corr.timecontrol), else the game's own clock as
-    its public view shows it (Domino's, domino 6)."""
+def _deadline(rep: Any, data: dict[str, Any], turn: list[str],
+              now: datetime) -> tuple[str | None, int | None, str | None]:
+    """The deadline of a running game, the seconds left until it and, when the seat on
+    turn is on vacation, when its clock runs again: the seat on turn's under
+    correspondence time control (corr.timecontrol), else the game's own clock as its
+    public view shows it (Domino's, domino 6). The seconds are counted to the deadline
+    shown, so a vacation, which moves the deadline on, is in them too."""
     from corr import timecontrol
 
     if rep.header.time_control is not None and turn:
         seat = rep.to_move()
         clock = timecontrol.clocks(rep.header, rep.standing(), seat, now).get(seat or "")
         if clock is not None and clock["deadline"] is not None:
-            return clock["deadline"], int(clock["left"])
+            end = timecontrol.instant(clock["deadline"])
+            return clock["deadline"], int((end - now).total_seconds()), clock["vacation_until"]
     own = data.get("clock")
     if isinstance(own, dict) and own.get("deadline"):
         end = timecontrol.instant(own["deadline"])
-        return own["deadline"], int((end - now).total_seconds())
-    return None, None
+        return own["deadline"], int((end - now).total_seconds()), None
+    return None, None, None
 
 
 def seats_of(players: list[dict[str, str]], me: str | None) -> set[str]:
@@ -128,7 +133,7 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
     players = [{"seat": s["seat"], "name": s["name"]} for s in data["seats"]]
     over = bool(data["over"])
     turn = [] if over else list(rep.on_turn())
-    deadline, left = (None, None) if over else _deadline(rep, data, turn, now or clock.now())
+    deadline, left, vacation = (None, None, None) if over else _deadline(rep, data, turn, now or clock.now())
     return GameStatus(
         file=label,
         game=rep.header.game,
@@ -138,6 +143,7 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
         yours=bool(seats_of(players, me) & set(turn)),
         deadline=deadline,
         time_left_s=left,
+        vacation_until=vacation,
         over=over,
         result=_result(data) if over else None,
         torn=rep.log.torn is not None,

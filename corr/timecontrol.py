@@ -321,8 +321,8 @@ class Clocks:
             left = self.left(seat, now) if on_turn else self.left(seat, self.start)
             deadline = None
             remind = False
+            resume = now  # when the clock runs again: later only on a vacation
             if on_turn:
-                resume = now
                 for w_start, w_end in windows:
                     if w_start <= now < w_end:
                         resume = w_end
@@ -334,6 +334,7 @@ class Clocks:
                 "used": self.used[seat] + running,
                 "left": left,
                 "deadline": deadline,
+                "vacation_until": _stamp(resume) if on_turn and resume > now else None,
                 "vacation_left": max(0, allowance - self.vacations[seat].get(now.year, 0)),
                 "remind": remind,
             }
@@ -353,8 +354,10 @@ def _merged(spans: list[tuple[datetime, datetime]]) -> list[tuple[datetime, date
 def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) -> dict[str, dict[str, Any]]:
     """Each seat's clock at `now`: `used` (thinking seconds in all), `left` (seconds left
     of its current allowance), `deadline` (ISO time the seat on turn runs out; None for
-    the others), `vacation_left` (days this calendar year), `remind` (the seat on turn is
-    within `remind_hours` of its deadline, and its clock runs). Empty without time control."""
+    the others; a vacation the seat is on moves it on by the days the clock stands
+    still), `vacation_until` (when that vacation ends, None when the seat's clock runs),
+    `vacation_left` (days this calendar year), `remind` (the seat on turn is within
+    `remind_hours` of its deadline, and its clock runs). Empty without time control."""
     if header.time_control is None:
         return {}
     running = Clocks(header)

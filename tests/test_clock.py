@@ -173,8 +173,10 @@ PER_MOVE = {"kind": "per-move", "days": 3}
 
 def test_per_move_first_turn_counts_from_created() -> None:
     c = seat_clocks(PER_MOVE, [], "A", at(1))
-    assert c["A"] == {"used": DAY, "left": 2 * DAY, "deadline": at(3), "vacation_left": 0, "remind": False}
-    assert c["B"] == {"used": 0, "left": 3 * DAY, "deadline": None, "vacation_left": 0, "remind": False}
+    assert c["A"] == {"used": DAY, "left": 2 * DAY, "deadline": at(3), "vacation_until": None, "vacation_left": 0,
+                      "remind": False}
+    assert c["B"] == {"used": 0, "left": 3 * DAY, "deadline": None, "vacation_until": None, "vacation_left": 0,
+                      "remind": False}
 
 
 def test_per_move_deadline_exactly_vs_one_second_after() -> None:
@@ -344,12 +346,14 @@ def test_vacation_stops_the_clock() -> None:
     during = timecontrol.clocks(h, records, "B", t(at(4)))["B"]
     assert during["used"] == DAY and during["left"] == 2 * DAY
     assert during["deadline"] == at(8)  # the vacation ends at day 6, then 2 days
+    assert during["vacation_until"] == at(6)
     assert during["remind"] is False  # the clock is stopped
     assert during["vacation_left"] == 5
     assert timecontrol.overdue(h, records, "B", t(at(8))) is None
     assert timecontrol.overdue(h, records, "B", t(at(8, 1))) == "B"
     after = timecontrol.clocks(h, records, "B", t(at(7)))["B"]
     assert after["used"] == 2 * DAY and after["left"] == DAY and after["remind"] is True
+    assert after["vacation_until"] is None
     # B moves during the vacation: the move costs no time past the vacation's start.
     moved = records + [rec(3, "B", at(3))]
     assert timecontrol.clocks(h, moved, "A", t(at(3)))["B"]["used"] == DAY
@@ -471,8 +475,8 @@ def test_clock_command(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped
         report = json.loads(r.out)
         assert report["to_move"] == "B" and report["overdue"] is None
         assert report["time_control"] == {"kind": "per-move", "days": 3, "remind_hours": 12, "vacation_days": 7}
-        assert report["seats"]["A"] == {"used": DAY, "left": 3 * DAY, "deadline": None, "vacation_left": 7,
-                                        "remind": False}
+        assert report["seats"]["A"] == {"used": DAY, "left": 3 * DAY, "deadline": None, "vacation_until": None,
+                                        "vacation_left": 7, "remind": False}
         assert report["seats"]["B"]["deadline"] == "2026-03-05T12:00:00Z"
         assert report["seats"]["B"]["remind"] is False
         frozen.move_to("2026-03-05T00:00:00Z")

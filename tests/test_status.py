@@ -14,7 +14,8 @@ from freezegun import freeze_time
 from conftest import Run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-KEYS = {"file", "game", "players", "seq", "turn", "yours", "deadline", "time_left_s", "over", "result", "error"}
+KEYS = {"file", "game", "players", "seq", "turn", "yours", "deadline", "time_left_s", "vacation_until", "over",
+        "result", "error"}
 START = "2026-03-01T12:00:00Z"
 
 
@@ -124,6 +125,26 @@ def test_deadlines_sort_and_count_down(tmp_path: Path, corr: Callable[..., Run])
         assert games["b-fast.corr"]["time_left_s"] == 86400 - 2 * 86400 - 3600  # overdue: negative
         assert games["d-domino.corr"]["over"] and games["d-domino.corr"]["deadline"] is None  # ended on its clock
         assert "overdue by 1d 01h" in corr("status", tmp_path).out
+
+
+def test_on_vacation_the_time_left_is_counted_to_the_deadline_shown(tmp_path: Path,
+                                                                    corr: Callable[..., Run]) -> None:
+    """A vacation moves the deadline on; the time left counts to that deadline too, and
+    the line says until when the seat is on vacation."""
+    with freeze_time(START) as frozen:
+        new(corr, tmp_path / "g.corr", "combat", "--time", "per-move:3,vacation=14")
+        frozen.tick(10)
+        assert corr("vacation", tmp_path / "g.corr", "--by", "A", "--days", "7").code == 0
+        frozen.tick(86400)  # a day into the vacation: 6 days of it, then 3 days less 10 s of thinking
+        (g,) = status_json(corr, tmp_path)
+        assert g["deadline"] == "2026-03-11T12:00:00Z" and g["vacation_until"] == "2026-03-08T12:00:10Z"
+        assert g["time_left_s"] == 9 * 86400 - 10  # until 2026-03-11 12:00:00Z, not the 3 days of thinking
+        line = corr("status", tmp_path).out
+        assert "deadline 2026-03-11 12:00:00Z, 8d 23h left (on vacation until 2026-03-08 12:00:10Z)" in line
+        frozen.move_to("2026-03-08T12:00:10Z")  # back: the clock runs again
+        (g,) = status_json(corr, tmp_path)
+        assert g["vacation_until"] is None and g["time_left_s"] == 3 * 86400 - 10
+        assert "on vacation" not in corr("status", tmp_path).out
 
 
 def test_a_running_domino_shows_its_own_clock(tmp_path: Path, corr: Callable[..., Run]) -> None:

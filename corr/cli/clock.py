@@ -78,6 +78,8 @@ def clock_command(file: LogFile, as_json: JsonFlag = False) -> None:
         ]
         if c["deadline"] is not None:
             parts.append(f"deadline {c['deadline']}")
+        if c["vacation_until"] is not None:
+            parts.append(f"on vacation until {c['vacation_until']}")
         parts.append(f"vacation left {c['vacation_left']} d")
         if report["overdue"] == seat:
             parts.append("OVERDUE")

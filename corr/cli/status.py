@@ -62,7 +62,8 @@ def lines(games: list[Any], me: str | None, colour: bool) -> list[str]:
         parts = [f"{mark} {name.ljust(file_w)}", (g.game or "").ljust(game_w), who.ljust(players_w),
                  f"seq {str(g.seq).ljust(seq_w)}", visible(_turn_text(g))]
         if g.deadline is not None:
-            parts.append(f"deadline {g.deadline.replace('T', ' ')}, {left_text(g.time_left_s or 0)}")
+            on_vacation = f" (on vacation until {g.vacation_until.replace('T', ' ')})" if g.vacation_until else ""
+            parts.append(f"deadline {g.deadline.replace('T', ' ')}, {left_text(g.time_left_s or 0)}{on_vacation}")
         if g.torn:
             parts.append("(a torn last line was left out: `corr repair`)")
         text = "  ".join(parts)
@@ -99,7 +100,7 @@ def status(
     Only what every player may see is shown: never a hidden card. A log that is damaged
     or no corr log at all gets a line saying why; the others are listed all the same.
     With --json: one JSON list of {file, game, players, seq, turn, yours, deadline,
-    time_left_s, over, result, error}.
+    time_left_s, vacation_until, over, result, error}.
 
     \b
     Example:
