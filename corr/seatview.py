@@ -29,6 +29,7 @@ from typing import Any
 from corr.engine.position import Position, Step
 from corr.errors import UsageError
 from corr.games.base import Claim, Game, Seen
+from corr.games.dealing import DEALER
 from corr.geometry import FIELD_OF, PLACE_OF, name
 from corr.log.lines import Record
 from corr.names import seat_named, short_name
@@ -166,10 +167,17 @@ def _legal(table: Position, seat: str) -> list[Move]:
     return list(game.legal_for(table.state, seat))
 
 
+def _last_played(steps: tuple[Step, ...]) -> Step | None:
+    """The newest of the viewer's steps that a seat or an official made. The dealer's
+    reveal ends a game without laying anything, so the board's last move - the one its
+    highlighted cell shows - is the card or digit laid before it."""
+    return next((step for step in reversed(steps) if step.record.by != DEALER), None)
+
+
 def _last_move(step: Step | None) -> dict[str, Any] | None:
-    """The newest record the viewer may read and what every seat is told it did. What
-    the outcome leaves untold (a missed conquest) and an illegal move in as-written play
-    are left out: noticing them is the other players' part of the game."""
+    """The last move the viewer may read (`_last_played`) and what every seat is told it
+    did. What the outcome leaves untold (a missed conquest) and an illegal move in
+    as-written play are left out: noticing them is the other players' part of the game."""
     if step is None:
         return None
     record, outcome = step.record, step.outcome
@@ -203,7 +211,7 @@ def _position(table: Position, viewer: str | None, steps: tuple[Step, ...], seen
         "board": "".join(str(d) if d else "." for d in board),
         "seats": [{"seat": s.seat, "name": s.name, "short": short_name(s.name)} for s in header.seats],
         "options": dict(header.options),
-        "last": _last_move(steps[-1] if steps else None),
+        "last": _last_move(_last_played(steps)),
     }
     data.update(seen.shown)
     if viewer is not None:

@@ -334,3 +334,24 @@ def test_a_domino_game_with_a_public_seed_takes_keys_and_advises_one(corr, tmp_p
                   "-f", "none")
     assert result.code == 0 and "seat A plays by mail without a key" in result.err
     assert "--key SEAT=FILE.pub" in result.err
+
+
+@pytest.mark.parametrize("example", ["cards-3p.corr", "domino-solo.corr"])
+def test_after_the_reveal_the_last_move_is_the_one_the_board_highlights(corr, example: str) -> None:
+    """cards 6.2, domino 7.2: the dealer's reveal closes the game but lays nothing, so
+    the board's last move - the line and the highlighted cell alike - is the last card
+    or digit laid before it."""
+    from corr.seatview import observe
+
+    path = Path(__file__).resolve().parent.parent / "examples" / example
+    rep = engine.load(path)
+    assert rep.log.records[-1].type == "reveal"
+    view = observe(rep)
+    last = view.position["last"]
+    laid = rep.log.records[-2]
+    assert (last["seq"], last["by"], last["move"]) == (laid.seq, laid.by, laid.move)
+    highlighted = [c["name"] for row in view.rows for c in row if c["last"]]
+    highlighted += [b["last_cell"] for b in view.position.get("boards", {}).values() if b["last_cell"]]
+    assert highlighted and all(laid.move.endswith(cell) for cell in highlighted)
+    shown = corr("show", path).out
+    assert f"last:   {laid.seq}. {laid.by} {laid.move}" in shown and "dealer reveal" not in shown
