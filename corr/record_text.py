@@ -4,6 +4,8 @@ characters as escapes (`corr.names.visible`), so none starts a line of its own."
 
 from __future__ import annotations
 
+from typing import Any
+
 from corr.engine import Step
 from corr.log.lines import Header, Record
 from corr.names import visible
@@ -39,22 +41,33 @@ def step_text(step: Step, everything: bool = True) -> str:
     return visible(f"{record.seq:>3}. {record.by}  {what_}{tail}")
 
 
+def _outcome(p: dict[str, Any], seats: list[str]) -> str:
+    """The Result: `*` while the game runs, then who won (`B wins`, `A-B win (draw)`);
+    a game of one (Domino alone) has nobody to beat, so its seat `finished`."""
+    if not p["over"]:
+        return "*"
+    if len(seats) == 1:
+        return f"{seats[0]} finished"
+    winners = p["winners"]
+    if not winners:
+        return "no winner"
+    return "-".join(winners) + (" win (draw)" if len(winners) > 1 else " wins")
+
+
 def game_text(view: SeatView, header: Header) -> str:
     """The game as the viewer may read it: while the game runs nobody is told what the
     players are left to notice (`misses 8`), and in a running Domino duel a seat reads
     only its own board's records and score."""
     p = view.position
     everything = bool(p["over"])
-    if p["over"]:
-        outcome = "-".join(p["winners"]) + (" win (draw)" if len(p["winners"]) > 1 else " wins")
-    else:
-        outcome = "*"
+    outcome = _outcome(p, [s.seat for s in header.seats])
     tags = [
         ("Game", p["title"]),
         ("Id", header.id),
         ("Created", header.created),
         *((s.seat, s.name) for s in header.seats),
-        ("Options", " ".join(f"{k}={v}" for k, v in header.options.items())),
+        # an empty option says nothing: Domino's `seed=` is the dealer's secret one
+        ("Options", " ".join(f"{k}={v}" for k, v in header.options.items() if v != "")),
         ("Scores", " ".join(f"{s}={n}" for s, n in p["scores"].items())),
         ("Result", outcome),
     ]

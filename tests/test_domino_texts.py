@@ -53,3 +53,20 @@ def test_domino_the_dealers_copy_keeps_no_panel_in_domino_words(corr, copies, tm
     assert result.code == 0, result.err
     assert "private panel ignored: this copy is the dealer's" in result.out
     assert card_words(result.out) == []
+
+
+def test_domino_1_1_a_game_alone_is_finished_not_won_and_its_secret_seed_is_no_option(corr) -> None:
+    solo = corr("log", EXAMPLES / "domino-solo.corr")
+    assert solo.code == 0, solo.err
+    assert '[Result "A finished"]' in solo.out and solo.out.rstrip().endswith("\nA finished")
+    assert "wins" not in solo.out
+    options = next(line for line in solo.out.splitlines() if line.startswith("[Options "))
+    assert options.startswith('[Options "givens=60 ') and "seed=" not in options
+    duel = corr("log", EXAMPLES / "domino-duel.corr")  # a duel is won (1.1)
+    assert '[Result "A wins"]' in duel.out and "seed=" not in duel.out
+
+
+def test_a_public_seed_stays_among_the_options(corr, tmp_path: Path) -> None:
+    path = tmp_path / "daily.corr"
+    assert corr("new", "domino", path, "-p", "Anna", "-o", "seed=daily-1", "-f", "none").code == 0
+    assert '[Options "seed=daily-1 givens=30 ' in corr("log", path).out
