@@ -9,11 +9,13 @@ broken by an edit can still be compared up to the edit. The report:
 - `first_divergence`: the first seq where both copies hold a record and the records
   differ, or null when the copies are identical or one is a prefix of the other;
 - `relation`: "identical", "a-prefix" (A is a prefix of B), "b-prefix" or "diverged";
-- `a` / `b`: `{"file", "records", "verifies", "seq", "error", "head"}`: `seq` is the
-  last record when the copy verifies, else the first record that does not (null when
-  the fault is not one record's, e.g. the header); `head` is the position after the
-  last record that holds: `{"seq", "to_move", "over"}` (null when not even the header
-  holds).
+- `a` / `b`: `{"file", "records", "verifies", "seq", "error", "head", "differs"}`:
+  `seq` is the last record when the copy verifies, else the first record that does not
+  (null when the fault is not one record's, e.g. the header); `head` is the position
+  after the last record that holds: `{"seq", "to_move", "over"}` (null when not even
+  the header holds); `differs` is the copy's record at the first divergence as
+  `corr log` numbers it (`5. A 4 (2,2)`), null when the copies have not diverged: the
+  two moves a referee looks at first.
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ def compare(a: Path | str, b: Path | str) -> dict[str, Any]:
         first = None
         relation = ("identical" if len(raws_a) == len(raws_b) else "a-prefix" if len(raws_a) < len(raws_b)
                     else "b-prefix")
+    sides = {}
+    for side, path, data, raws in (("a", a, data_a, raws_a), ("b", b, data_b, raws_b)):
+        sides[side] = _verify(path, data.split(b"\n", 1)[0], raws)
+        sides[side]["differs"] = _record_text(raws[common]) if first is not None else None
     return {
         "id": header_a.id,
         "game": header_a.game,
@@ -97,9 +103,21 @@ def compare(a: Path | str, b: Path | str) -> dict[str, Any]:
         "common": common,
         "first_divergence": first,
         "relation": relation,
-        "a": _verify(a, data_a.split(b"\n", 1)[0], raws_a),
-        "b": _verify(b, data_b.split(b"\n", 1)[0], raws_b),
+        **sides,
     }
+
+
+def _record_text(raw: bytes) -> str:
+    """A copy's line at the divergence as `corr log` numbers a record (`5. A 4 (2,2)`),
+    or, for a line that is no valid record, the start of its text."""
+    from corr.record_text import what
+
+    try:
+        record = lines.read_record(raw)
+    except lines.LineError as err:
+        text = raw[:60].decode("utf-8", "replace")
+        return f"not a valid record ({err}): {text}{'...' if len(raw) > 60 else ''}"
+    return f"{record.seq}. {record.by} {what(record)}"
 
 
 _RELATION = {
@@ -124,6 +142,8 @@ def text(report: dict[str, Any]) -> str:
            f"common prefix: {counted(report['common'], 'record')}"]
     if report["first_divergence"] is not None:
         out.append(f"first divergence: seq {report['first_divergence']}")
+        for side in ("a", "b"):
+            out.append(f"  {(_COPY[side] + ':').ljust(12)} {report[side]['differs']}")
     if not report["headers_identical"]:
         out.append("the header lines differ")
     for side in ("a", "b"):

@@ -203,6 +203,33 @@ def test_copies_diverging_at_a_known_seq(corr, two_copies) -> None:
     assert "first divergence: seq 5" in text.out
 
 
+def test_diverged_copies_show_each_copys_first_differing_record(corr, two_copies) -> None:
+    """What a referee looks at first: the two moves made at the same seq."""
+    a, b = two_copies
+    assert corr("move", a, "4 (2,2)", "--format", "none").code == 0
+    assert corr("move", b, "6 (2,2)", "--format", "none").code == 0
+    r = compare(corr, a, b)
+    assert r["a"]["differs"] == "5. A 4 (2,2)" and r["b"]["differs"] == "5. A 6 (2,2)"
+    text = corr("compare", a, b).out
+    assert "first divergence: seq 5\n  first copy:  5. A 4 (2,2)\n  second copy: 5. A 6 (2,2)\n" in text
+    assert corr("move", a, "6 (3,3)", "--format", "none").code == 0  # a prefix has no differing record
+    shutil.copy(a, b)
+    assert corr("move", b, "1 (9,1)", "--format", "none").code == 0
+    r = compare(corr, a, b)
+    assert r["relation"] == "a-prefix" and r["a"]["differs"] is None and r["b"]["differs"] is None
+
+
+def test_a_tampered_record_is_shown_as_each_copy_has_it(corr, two_copies) -> None:
+    a, b = two_copies
+    b.write_text(b.read_text().replace('"2 (9,9)"', '"4 (9,9)"'))
+    r = compare(corr, a, b)
+    assert (r["a"]["differs"], r["b"]["differs"]) == ("3. A 2 (9,9)", "3. A 4 (9,9)")
+    lines = b.read_bytes().split(b"\n")
+    lines[3] = b"garbage"
+    b.write_bytes(b"\n".join(lines))
+    assert compare(corr, a, b)["b"]["differs"].startswith("not a valid record (")
+
+
 def test_a_tampered_copy_does_not_verify(corr, two_copies) -> None:
     a, b = two_copies
     b.write_text(b.read_text().replace('"2 (9,9)"', '"4 (9,9)"'))

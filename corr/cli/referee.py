@@ -128,8 +128,8 @@ def compare(
                                       show_default=False, callback=file_callback)],
     as_json: JsonFlag = False,
 ) -> None:
-    """Compare two copies of one game: common prefix, first divergent record, which
-    copy verifies, and the position at each head.
+    """Compare two copies of one game: common prefix, the first divergence with each
+    copy's record there, which copy verifies, and the position at each head.
 
     Exits 0 whenever both copies could be compared, identical or not (the output says
     how they differ); 1 for two different games or a file that is not a log. The text
