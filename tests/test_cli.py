@@ -598,6 +598,27 @@ def test_repair_intact_log_changes_nothing(corr, base: Path) -> None:
     assert not Path(f"{base}.torn").exists()
 
 
+def test_repair_says_a_whole_garbage_last_line_is_no_torn_write(corr, base: Path) -> None:
+    """A last line that ends in its newline was written whole: repair, which cuts off
+    only a write that never finished, leaves it, says so and what to do instead."""
+    base.write_bytes(base.read_bytes() + b"this is not a record\n")
+    lines = base.read_bytes().count(b"\n")
+    refused(corr, base, 2, "repair", base, words=(f"line {lines} (seq {lines - 1}) is not a valid record",
+                                                   "ends in a newline, so it is no torn write",
+                                                   "nothing was changed", f"move line {lines} out of the file",
+                                                   "restore a good copy"))
+    assert not Path(f"{base}.torn").exists()
+
+
+def test_repair_says_a_damaged_line_before_others_is_no_torn_write(corr, base: Path) -> None:
+    rows = base.read_bytes().split(b"\n")
+    rows[2] = b'{"seq":2}'
+    base.write_bytes(b"\n".join(rows))
+    r = refused(corr, base, 2, "repair", base, words=("line 3 (seq 2) is not a valid record", "lines follow it",
+                                                       "no torn write", "restore a good copy"))
+    assert "move line" not in r.err and not Path(f"{base}.torn").exists()
+
+
 def test_repair_missing_file(corr, tmp_path: Path) -> None:
     assert_error(corr("repair", tmp_path / "nope.corr"), 1, "no such game log")
 

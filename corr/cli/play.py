@@ -429,6 +429,9 @@ def repair(
     back instead); and undo what an editor or a mail program did to a log: Windows line endings (CRLF)
     go back to LF and a byte order mark is removed, when the log then verifies.
 
+    A damaged line that ends in its newline was written whole: it is no torn write, and
+    repair changes nothing, says which line it is and what to do instead (exit 2).
+
     \b
     Example:
       corr repair game.corr
@@ -447,7 +450,10 @@ def repair(
         typer.echo(f"{file}: {mended}; the log verifies again")
     from corr.engine.opening import verifies
 
-    torn = mend.torn_line(file, lambda data: verifies(file, data))
+    try:
+        torn = mend.torn_line(file, lambda data: verifies(file, data))
+    except CorruptLog as err:
+        raise mend.beyond_repair(file, err) from None
     if torn is None:
         if not mended:
             typer.echo(f"{file}: no torn line; nothing changed")

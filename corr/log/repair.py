@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from corr.errors import UsageError
+from corr.errors import CorruptLog, UsageError
 from corr.log import locking, store
 
 #: The first bytes of a log read to tell a file that is no log from a damaged one.
@@ -91,6 +91,29 @@ def line_endings(file: Path) -> str | None:
     if data.startswith(BOM):
         done.append("the byte order mark removed")
     return " and ".join(done)
+
+
+def beyond_repair(path: Path, err: CorruptLog) -> CorruptLog:
+    """What `corr repair` says of a damaged record it leaves alone: a line that ends in
+    its newline was written whole, so it is no torn write, and only a torn write is
+    cut off. The refusal names the line, says whether lines follow it, and what a
+    person can do instead; the log is not touched."""
+    if err.seq is None:
+        return err
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().count(b"\n")
+    except OSError:
+        return err
+    line = err.seq + 1  # the header is line 1
+    fix = "restore a good copy (another player's: `corr compare` shows where two copies part)"
+    if line >= lines:
+        why = "it ends in a newline"
+        fix = f"move line {line} out of the file if it does not belong there, or {fix}"
+    else:
+        why = f"{'a line follows' if lines - line == 1 else 'lines follow'} it"
+    return CorruptLog(f"{err}; {why}, so it is no torn write (`corr repair` cuts off only a write that never "
+                      f"finished) and nothing was changed: {fix}", seq=err.seq, kind=err.kind)
 
 
 def torn_line(path: Path | str, verifies: Callable[[bytes], bool] | None = None) -> tuple[bytes, bool] | None:
