@@ -184,6 +184,23 @@ def test_garbage_and_stale_messages_get_a_refusal_reply(hosted, corr):  # type: 
     assert path.read_bytes() == before and in_new(hosted.maildir) == []
 
 
+def test_combat_1_3_a_seat_writing_out_of_turn_is_told_whose_turn_it_is(hosted, corr):  # type: ignore[no-untyped-def]
+    """Ben answers the first message although Anna begins: he hears it is not his
+    turn, not which address a move is taken from."""
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    before = path.read_bytes()
+    drop(hosted.maildir, reply(game_id, 0, PLAYERS[1], "8 (4,6)\n", "<early@example.org>"))
+    r = hosted.run()
+    assert r.code == 1 and "it is not seat B's turn: the move is seat A's to make" in r.out, r.out
+    ((rcpt, answer),) = hosted.inbox.take()
+    text = answer.get_content()
+    assert rcpt == [EMAILS["B"]] and "it is not seat B's turn" in text and "address" not in text
+    assert path.read_bytes() == before
+
+
 def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-untyped-def]
     import freezegun
     with freezegun.freeze_time("2026-11-29 10:00:00") as frozen:

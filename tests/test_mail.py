@@ -374,7 +374,8 @@ def test_a_body_move_is_taken_only_from_its_seats_address(two_copies, tmp_path, 
         if sender:
             data["From"] = sender
         msg.write_bytes(data.as_bytes())
-        refused(corr, msg, a.parent, 1, "not from B's address")
+        # Anna is a seat: she hears it is not her turn; anyone else, whose address counts
+        refused(corr, msg, a.parent, 1, "not seat A's turn" if "Anna" in sender else "not from B's address")
     data = parse(reply_eml(game_id, 1, "3 (1,1)\n"))
     data.replace_header("From", f"Ben <{BEN.upper()}>")  # addresses compare without case
     msg.write_bytes(data.as_bytes())

@@ -201,14 +201,15 @@ def test_the_host_takes_the_card_held_and_refuses_another(host: Host) -> None:
     assert answer["In-Reply-To"] == "<wrong@example.org>"
 
     # Someone else writing Anna's move (from Cleo's address, or with a Reply-To that
-    # would carry the answer away) gets no answer about Anna's card.
+    # would carry the answer away) gets no answer about Anna's card: Cleo hears it is
+    # not her turn.
     host.reply("C", f"{wrong} (1,1)\n", "<impostor@example.org>")
     host.reply("A", f"{wrong} (1,1)\n", "<redirect@example.org>", Reply_To="Cleo <cleo@example.org>")
     sent = host.run()
     assert sent == {} and host.path.read_bytes() == before
     answers = {msg["In-Reply-To"]: (rcpt, msg.get_content()) for rcpt, msg in host.replies}
     assert answers["<impostor@example.org>"][0] == EMAILS["C"]
-    assert "not from A's address" in answers["<impostor@example.org>"][1]
+    assert "it is not seat C's turn: the move is seat A's to make" in answers["<impostor@example.org>"][1]
     assert "hold" not in answers["<impostor@example.org>"][1]
     assert answers["<redirect@example.org>"][0] == EMAILS["A"]  # never to the Reply-To
 

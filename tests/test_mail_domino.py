@@ -65,6 +65,12 @@ def first_move(rep: engine.Position, seat: str) -> str:
     return str((placements or moves)[0])
 
 
+def misplacement(rep: engine.Position, seat: str) -> str:
+    """A docking cell the seat's given digit breaks the Sudoku rule on (3.1)."""
+    moves = rep.game.legal_for(rep.state, seat)
+    return str(next(m for m in moves if rep.game.check(rep.state, m, seat) is not None))
+
+
 def records_by(rep: engine.Position, seat: str) -> list[bytes]:
     return [raw for record, raw in zip(rep.log.records, rep.log.raw) if record.by == seat]
 
@@ -131,6 +137,23 @@ def test_domino_1_2_a_seat_is_sent_the_log_only_while_every_record_in_it_is_its_
     host.reply("A", to_a, first_move(host.dealer(), "A") + "\n", "<a2@example.org>")
     to_a = host.run()["A"]
     assert not list(parse(to_a).iter_attachments()), "the log holds B's record: not A's to read"
+
+
+def test_domino_1_3_a_seat_whose_board_is_over_is_told_so_not_about_addresses(host: Host) -> None:
+    host.new()
+    to_b = host.run()["B"]
+    for n in range(3):  # three misplacements end B's game (1.3)
+        host.reply("B", to_b, misplacement(host.dealer(), "B") + "\n", f"<b{n}@example.org>")
+        to_b = host.run()["B"]
+    dealer = host.dealer()
+    assert dealer.on_turn() == ("A",) and dealer.game.board_of(dealer.state, "B").ended
+    before = host.path.read_bytes()
+    host.reply("B", to_b, first_move(dealer, "A") + "\n", "<b-after@example.org>")
+    assert host.run() == {} and host.path.read_bytes() == before
+    ((rcpt, answer),) = host.replies
+    text = answer.get_content()
+    assert rcpt == EMAILS["B"] and "address" not in text
+    assert "it is not seat B's turn: its game on its own board is over, and only seat A's goes on" in text
 
 
 def test_domino_1_2_a_reply_from_the_other_seat_plays_its_own_board(host: Host) -> None:

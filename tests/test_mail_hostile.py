@@ -291,7 +291,7 @@ def hostile_messages(game_id: str) -> dict[str, tuple[bytes, str, str]]:
         "doubled": (raw_message([("From", ben), ("From", PLAYERS[0]), ("Subject", subject), ("Subject", "other")],
                                 b"7 (5,4)\r\n"), "refused", "2 From headers"),
         "control": (raw_message([("From", PLAYERS[2]), ("Subject", f"Re: [corr {game_id}] 0. \x1b[2J\x07\x00 hi")],
-                                b"7 (5,4)\r\n"), "refused", "not from A's address"),
+                                b"7 (5,4)\r\n"), "refused", "not seat C's turn"),
     }
 
 

@@ -274,6 +274,8 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         if seq is None:
             raise UsageError("no seq in the Subject: reply to the game's last message (`[corr <id>] <seq>. ...`)")
         seats = rep.on_turn()
+        if seats and rep.game.own_boards:  # a duel's seq is the sender's own board's: its turn comes first
+            _not_their_turn(rep, msg, seats)
         on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
         seen = seen_seq(rep, on_turn)  # a duel's seat answers the newest record of its own board
         if seq < seen:
@@ -287,6 +289,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         elif move is None:
             raise UsageError("no move found in the plain-text body (write it on a line of its own, e.g. 7 (5,4))")
         if on_turn is not None:
+            _not_their_turn(rep, msg, seats)
             _check_sender(rep, msg, on_turn)
         records = rep.add(kind, on_turn, move, answers=seq)
         remember(path, msg, seen=True)  # inside the block: without it, the move is not taken either
@@ -304,6 +307,28 @@ def _sender_seat(rep: Any, msg: EmailMessage, seats: tuple[str, ...]) -> str:
             return entry.seat
     raise UsageError(f"seats {', '.join(seats)} may move now, and this message is from none of their addresses "
                      "in the header")
+
+
+def _not_their_turn(rep: Any, msg: EmailMessage, movers: tuple[str, ...]) -> None:
+    """A move from the one address of a seat that may not move now is refused as out of
+    turn: that player needs to hear whose turn it is, not which address counts. Any
+    other sender is left to `_check_sender`."""
+    senders = from_addresses(msg) or []
+    if len(senders) != 1:
+        return
+    theirs = [s.seat for s in rep.header.seats if s.email and s.email.lower() == senders[0]]
+    if not theirs or any(seat in movers for seat in theirs):
+        return
+    sender = theirs[0]
+    seats = [m for m in movers if m in rep.game.seats]
+    lead = f"it is not seat {sender}'s turn"
+    if not seats:
+        raise UsageError(f"{lead}: the game is at its end, and only the dealer's reveal is left")
+    if rep.game.own_boards and len(rep.game.seats) > 1:  # a duel: the sender's own board is over
+        going = f"seat {seats[0]}'s goes" if len(seats) == 1 else f"those of seats {', '.join(seats)} go"
+        raise UsageError(f"{lead}: its game on its own board is over, and only {going} on")
+    whose = f"seat {seats[0]}'s" if len(seats) == 1 else f"seats {', '.join(seats)}'"
+    raise UsageError(f"{lead}: the move is {whose} to make; wait for the message that says it is yours")
 
 
 def _check_sender(rep: Any, msg: EmailMessage, seat: str, lead: str | None = None) -> None:
