@@ -201,6 +201,39 @@ def test_combat_1_3_a_seat_writing_out_of_turn_is_told_whose_turn_it_is(hosted, 
     assert path.read_bytes() == before
 
 
+def test_a_refused_message_from_a_stranger_gets_no_reply(hosted, corr):  # type: ignore[no-untyped-def]
+    """A From is easily forged: answering strangers would mail the host's refusals to
+    whoever spam put there (backscatter). The host refuses, answers nobody and says so."""
+    path = hosted.make()
+    game_id = engine.load(path).header.id
+    assert hosted.run().code == 0
+    hosted.inbox.take()
+    before = path.read_bytes()
+    drop(hosted.maildir, reply(game_id, 0, "Eve <eve@example.com>", "7 (8,7)\n", "<eve1@example.com>"))
+    junk = EmailMessage()
+    junk["From"] = "Spam <offer@example.net>"
+    junk["To"] = HOST
+    junk["Subject"] = "a great offer"
+    junk["Message-ID"] = "<spam@example.net>"
+    junk.set_content("buy now\n")
+    drop(hosted.maildir, junk)
+    r = hosted.run()
+    assert r.code == 1 and r.out.count("refused Maildir/") == 2
+    assert f"not answered: eve@example.com is not an address game {game_id} names" in r.out
+    assert "not answered: offer@example.net is not an address any game here names" in r.out
+    assert "replied to" not in r.out and hosted.inbox.take() == []
+    assert path.read_bytes() == before and in_new(hosted.maildir) == []
+
+    # A seat's refused message is answered, also when it names no game.
+    drop(hosted.maildir, reply(game_id, 0, PLAYERS[1], "8 (4,6)\n", "<ben-early@example.org>"))
+    del junk["From"]
+    junk["From"] = "Cleo <CLEO@example.org>"
+    drop(hosted.maildir, junk)
+    r = hosted.run()
+    assert r.code == 1 and "not answered" not in r.out
+    assert sorted(rcpt for (rcpt,), _ in hosted.inbox.take()) == sorted([EMAILS["B"], "CLEO@example.org"])
+
+
 def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-untyped-def]
     import freezegun
     with freezegun.freeze_time("2026-11-29 10:00:00") as frozen:

@@ -55,7 +55,9 @@ def run(
     """Run the hosted games: each pass ingests the Maildir's new messages into the games
     (then moves them to cur/), mails every seat with an address the position of each game
     that moved (a game not mailed before is announced), answers each refused message
-    saying why, and reminds the seat on turn when its clock says so (once per turn).
+    saying why (unless it comes from an address none of the games names: a From can be
+    forged, and the host sends no mail to strangers), and reminds the seat on turn when
+    its clock says so (once per turn).
     A message that cannot be handled at all (unreadable, too big, nested too deep) is
     set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why.
 

@@ -6,7 +6,8 @@ One pass (`run_pass`):
    into the games directory (`ingest.ingest_bytes`) and then moved to `cur/` (flag
    `S`), so the next pass does not see it again; a refused message is answered with
    `reply.refusal_reply` (never a message that is itself automatic, `Auto-Submitted`
-   other than `no`, so two robots cannot ping-pong). A message that cannot be handled
+   other than `no`, so two robots cannot ping-pong, nor one from an address no game
+   names, `people.stranger`, which may be forged: no backscatter). A message that cannot be handled
    at all - its file unreadable, too big, nested too deep, or breaking corr - is set
    aside instead: moved to the Maildir's `bad/` folder with `NAME.reason` beside it
    (one line: why), and said on stdout. `bad/` is a plain folder next to `new/` and
@@ -495,6 +496,12 @@ def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, d
     echo(f"refused {result.line()}")
     if _automatic(result.msg):
         echo(f"{source}: not answered (an automatic message)")
+        return
+    from corr.mail.people import stranger
+
+    why = stranger(result.msg, games)
+    if why is not None:  # a forged From would turn the refusal into backscatter
+        echo(f"{source}: not answered: {flat(why, 300)}")
         return
     try:
         reply = refusal_reply(result, sender=config.sender)
