@@ -43,8 +43,9 @@ bug). Header values are read bounded (MAX_HEADER) and flattened to one line befo
 go anywhere; a seq has at most MAX_SEQ_DIGITS digits.
 
 Refused, with a one-line reason and the log unchanged: unknown game, stale or future
-seq, diverged copy or bad chain or signature (exit 2), HTML-only body, a body move or
-record from an address that is not its seat's, a message that is not a corr message, an
+seq, diverged copy or bad chain or signature (exit 2), HTML-only body, a body move from
+a seat that may not move now (told whose turn it is), a body move or record from an
+address that is not its seat's, a message that is not a corr message, an
 attachment over MAX_ATTACHMENT bytes, a From, Subject or Message-ID given twice.
 Ingesting the same message twice changes nothing (a body move's Message-ID is
 remembered in the sidecar).
