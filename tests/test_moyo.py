@@ -153,7 +153,8 @@ def test_moyo_1_5_moyo_and_turned_stones_are_shown_in_every_rendering() -> None:
     data = json.loads(render_position(rep, "json"))
     assert data["moyo_stones"] and data["turned"]
     text = render_position(rep, "text")
-    board_lines = [line for line in text.splitlines() if line[:3].strip().isdigit() and "|" in line]
+    board_lines = [line for line in text.splitlines() if line.startswith("|")]
+    assert len(board_lines) == 9
     assert sum(line.count("*") for line in board_lines) == len(data["moyo_stones"])
     area, digits = next(iter(data["turned"].items()))
     assert f"field {area}" in text and "turned " + " ".join(map(str, digits)) in text

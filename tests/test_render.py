@@ -179,24 +179,34 @@ def test_short_name() -> None:
 
 
 def test_text_board_layout(build, show) -> None:
-    """Rows, columns and fields are labelled so `(F,P)` and `r4c7` can be read off."""
+    """Fields are numbered in their top borders and the key beside the board tells how
+    `(F,P)` names a cell; rows and columns carry no numbers that would read as `(F,P)`."""
     text = show(build(CASES["opening"]), "text")
     lines = text.splitlines()
     assert lines[0] == "SUDOKU-Combat   combat-00000000   seq 0"
-    axis = next(line for line in lines if line.strip().startswith("1  2  3"))
-    row5 = next(line for line in lines if line.startswith(" 5 "))
-    assert row5 == " 5 | .  4  . | .  5  . | .  6  . |"
-    for i in range(9):  # each column number stands over its cells
-        assert axis[5 + 3 * i + i // 3] == str(i + 1)
-    assert row5[5 + 3 * 4 + 4 // 3] == "5"
-    assert "   +-1-------+-2-------+-3-------+" in lines
+    board = lines[lines.index("+-1-------+-2-------+-3-------+"):][:13]
+    assert board == [
+        "+-1-------+-2-------+-3-------+",
+        "| .  .  . | .  .  . | .  .  . |",
+        "| .  1  . | .  2  . | .  3  . |",
+        "| .  .  . | .  .  . | .  .  . |",
+        "+-4-------+-5-------+-6-------+   fields  places",
+        "| .  .  . | .  .  . | .  .  . |   1 2 3   1 2 3",
+        "| .  4  . | .  5  . | .  6  . |   4 5 6   4 5 6",
+        "| .  .  . | .  .  . | .  .  . |   7 8 9   7 8 9",
+        "+-7-------+-8-------+-9-------+   (5,4) is field 5, place 4",
+        "| .  .  . | .  .  . | .  .  . |",
+        "| .  7  . | .  8  . | .  9  . |",
+        "| .  .  . | .  .  . | .  .  . |",
+        "+---------+---------+---------+",
+    ]
     assert "fields: none conquered" in lines
     assert lines[-1] == "to move: A Anna"
 
 
 def test_text_marks_last_move(build, show) -> None:
     text = show(build(Case(("Anna", "Ben"), moves("7 (5,4)"))), "text")
-    assert " 5 | .  4  . |[7] 5  . | .  6  . |" in text.splitlines()
+    assert "| .  4  . |[7] 5  . | .  6  . |   4 5 6   4 5 6" in text.splitlines()
     assert "last:   1. A 7 (5,4)" in text
     assert text.count("[") == 1
 
@@ -204,8 +214,8 @@ def test_text_marks_last_move(build, show) -> None:
 def test_text_shows_conquests(build, show) -> None:
     text = show(build(CASES["midgame"]), "text")
     lines = text.splitlines()
-    assert "   +-1-------+=2=[B]===+-3-------+" in lines  # claimed by the last move
-    assert "   +-7-------+=8=[A]===+-9-------+" in lines
+    assert "+-1-------+=2=[B]===+-3-------+" in lines  # claimed by the last move
+    assert "+-7-------+=8=[A]===+-9-------+   (5,4) is field 5, place 4" in lines
     assert "fields: 2 B, 8 A" in lines
     assert "last:   26. B 4 (1,6) !, conquers field 2" in lines
     assert "> A  Anna   1 field" in lines and "  B  Ben    1 field" in lines
@@ -427,9 +437,9 @@ def test_moyo_phases(build, show) -> None:
 def test_moyo_text_areas_and_owners(build, show) -> None:
     lines = show(build(MOYO_CASES["opening"]), "text").splitlines()
     assert lines[0] == "Sudoku Moyo   moyo-00000000   seq 0"
-    assert "   +-1-D[B]--+-2-L[A]--+-3-D[B]--+" in lines
-    assert "   +-4-D[B]--+-5-N-----+-6-L[A]--+" in lines
-    assert "   +-7-L[A]--+-8-D[B]--+-9-L[A]--+" in lines
+    assert "+-1-D[B]--+-2-L[A]--+-3-D[B]--+" in lines
+    assert "+-4-D[B]--+-5-N-----+-6-L[A]--+   fields  places" in lines
+    assert "+-7-L[A]--+-8-D[B]--+-9-L[A]--+   (5,4) is field 5, place 4" in lines
     assert "field 1  dark     B  needs 2 3 4 7 8" in lines
     assert "field 2  light    A  needs 2 3 4 5 6 7" in lines
     assert "field 5  neutral  -  needs 2 3 4 5 7 8 9" in lines
@@ -466,12 +476,13 @@ def test_moyo_stones_are_marked(build, show) -> None:
     html = show(path, "html")
     board = cells(html)
     assert len(data["moyo_stones"]) == 14
+    grid_rows = [line for line in text if line.startswith("|")]
+    assert len(grid_rows) == 9
     for place in data["moyo_stones"]:
         r, c = row_col(place)
-        row = next(line for line in text if line.startswith(f" {r} |"))
-        assert row[5 + 3 * (c - 1) + (c - 1) // 3] == "*", (place, row)
+        row = grid_rows[r - 1]
+        assert row[2 + 3 * (c - 1) + (c - 1) // 3] == "*", (place, row)
         assert ", Moyo stone" in board[place]
-    grid_rows = [line for line in text if re.match(r" \d \|", line)]
     assert sum(line.count("*") for line in grid_rows) == 14
     assert html.count(", Moyo stone\"") == 14 and html.count("&#9679;") == 14
     assert "phase: shima   Moyo stones: 14" in text
