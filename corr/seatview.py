@@ -244,8 +244,9 @@ def _told(table: Position, seat: str) -> dict[str, Any]:
 def _rows(table: Position, viewer: str | None, seen: Seen) -> list[list[dict[str, Any]]]:
     """The 9x9 board as rows of cells with what the templates mark on them.
 
-    `row`/`col` are 1-based (for `r4c7` input and the axes), `given` marks tiles that
-    stood there from the start, `owner` is the seat the game says the cell belongs to.
+    `row`/`col` are 1-based (for the field borders the boards draw), `given` marks
+    tiles that stood there from the start, `owner` is the seat the game says the cell
+    belongs to.
     """
     game, state = table.game, table.state
     now = table.when()

@@ -5,7 +5,8 @@ width (375 px) and a desktop's (1000 px), and checked on the page itself by Java
   seat's score, their own card or digit to place, and in each board cell the digit (or
   piece) the JSON position has there, with a conquered field's owner by letter;
 - nothing sticks out sideways: the page does not scroll horizontally and no element
-  reaches past the window, except inside a box made to scroll (overflow-x:auto);
+  reaches past the window, except inside a box made to scroll (overflow-x:auto); and at
+  375 px every board fits whole, without such a box;
 - every text meets WCAG AA contrast (4.5:1, large text 3:1) against the colours behind
   it: the nearest opaque background up the tree and every colour of a background image
   (hatching) on the way.
@@ -41,18 +42,28 @@ HEIGHT = 800
 PAGES = example_pages()
 
 #: What the page shows, measured in the page: its text, the text of every board cell (a
-#: cell is a <td> whose title starts with its name, "(5,4)"), each board a list of cells.
+#: cell is a <td> whose title starts with its name, "(5,4)") without what screen readers
+#: skip (a field's number in its corner), each board a list of cells; and how far right
+#: each board's table reaches, and how wide the page is.
 MEASURE_JS = r"""
-const boards = [];
+const boards = [], edges = [];
 for (const table of document.querySelectorAll('table')) {
   const cells = {};
   for (const td of table.querySelectorAll(':scope > tbody > tr > td[title], :scope > tr > td[title]')) {
     const m = td.title.match(/^\(\d,\d\)/);
-    if (m) cells[m[0]] = td.innerText;
+    if (!m) continue;
+    const skipped = Array.from(td.querySelectorAll('[aria-hidden="true"]'));
+    for (const e of skipped) e.style.display = 'none';
+    cells[m[0]] = td.innerText;
+    for (const e of skipped) e.style.display = '';
   }
-  if (Object.keys(cells).length) boards.push(cells);
+  if (Object.keys(cells).length) {
+    boards.push(cells);
+    edges.push(table.getBoundingClientRect().right);
+  }
 }
-return {text: document.body.innerText, boards: boards};
+return {text: document.body.innerText, boards: boards, edges: edges,
+        scroll_width: document.documentElement.scrollWidth};
 """
 
 #: Everything that reaches past the window sideways, outside any box made to scroll.
@@ -257,6 +268,16 @@ def test_a_player_reads_the_turn_the_scores_and_every_digit(looked: Any, pages: 
 def test_nothing_reaches_past_the_window(looked: Any, name: str, width: int) -> None:
     overflow = looked(name, width)["overflow"]
     assert not overflow, f"{name} at {width} px: " + "; ".join(overflow[:8])
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_board_fits_a_phone_without_scrolling(looked: Any, name: str) -> None:
+    """At 375 px the page is no wider than the window and every board, War's nine
+    36 px cells too, is whole inside it: nobody scrolls sideways to see a field."""
+    got = looked(name, 375)
+    assert got["scroll_width"] <= 375, f"{name}: the page is {got['scroll_width']} px wide"
+    wide = [round(edge) for edge in got["edges"] if edge > 375.5]
+    assert not wide, f"{name}: a board reaches {wide} px"
 
 
 @pytest.mark.parametrize("width", WIDTHS)

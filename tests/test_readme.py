@@ -416,3 +416,17 @@ def test_every_readme_section_with_commands_is_run_by_a_test() -> None:
     for heading in re.findall(r"\n#{2,} (.+)\n", text):
         if walkthrough(heading) and heading != "Install and play":
             assert f'walkthrough("{heading}")' in own, f"no test runs the README section {heading!r}"
+
+
+def test_readme_text_board_is_what_corr_prints(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board the README shows after the walkthrough's first move is the one corr
+    prints, line for line."""
+    monkeypatch.chdir(tmp_path)
+    first = walkthrough()[:2]
+    assert first[1] == ["move", "game.corr", "7 (8,7)"]
+    for args in first:
+        assert corr(*args).code == 0
+    printed = corr("show", "game.corr").out.splitlines()
+    start = printed.index("+-1-------+-2-------+-3-------+")
+    shown = re.search(r"\n```\n(\+-1-.*?)```", README.read_text(), re.S)
+    assert shown and shown.group(1).splitlines() == printed[start:start + 13]

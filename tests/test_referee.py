@@ -110,10 +110,10 @@ def test_html_is_a_whole_document_with_inline_styles_and_highlights(corr) -> Non
     assert html.lstrip().startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "<style" not in html and "<script" not in html and "class=" not in html
     assert "<link" not in html
-    assert 'title="(3,3)" style="' in html
-    cell = html.split('title="(3,3)" style="', 1)[1].split('"', 1)[0]
+    assert 'title="(3,3)" aria-label="field 3, place 3: ' in html
+    cell = html.split('title="(3,3)" aria-label="', 1)[1].split(' style="', 1)[1].split('"', 1)[0]
     assert "background:#ffe9a8" in cell  # a clashing tile
-    placed = html.split('title="(1,1)" style="', 1)[1].split("</td>", 1)[0]
+    placed = html.split('title="(1,1)" aria-label="field 1, place 1: 7" style="', 1)[1].split("</td>", 1)[0]
     assert "#b00020" in placed and placed.endswith(">7")  # the tile as placed, in red
     assert "upheld" in html and "combat 2.2" in html
 

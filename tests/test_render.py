@@ -237,7 +237,7 @@ def test_text_result_and_bonus_tiles(build, show) -> None:
 
 def cells(html: str) -> dict[str, str]:
     """The board's <td> tags by cell name, e.g. "(5,4)" -> the tag's attributes."""
-    return {m.group(1): m.group(0) for m in re.finditer(r'<td title="(\(\d,\d\))[^"]*" style="[^"]*">', html)}
+    return {m.group(1): m.group(0) for m in re.finditer(r'<td title="(\(\d,\d\))[^"]*"(?: aria-label="[^"]*")? style="[^"]*">', html)}
 
 
 def test_html_escapes_names(build, show) -> None:
