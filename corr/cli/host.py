@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -29,10 +28,6 @@ app.add_typer(
     "  corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --once",
 )
 
-#: How long one sleep step of the loop is at most (seconds): a signal is seen this soon.
-STEP = 0.1
-
-
 def _echo(line: str) -> None:
     typer.echo(line)
     sys.stdout.flush()
@@ -40,26 +35,31 @@ def _echo(line: str) -> None:
 
 @host_app.command()
 def run(
-    maildir: Annotated[Path, typer.Option("--maildir", metavar="DIR", help="The host's incoming Maildir.",
-                                          show_default=False)],
     games: Annotated[Path, typer.Option("--games", metavar="DIR", help="Directory of the hosted game logs (*.corr).",
                                         show_default=False)],
     smtp_config: Annotated[Path, typer.Option("--smtp", metavar="CONFIG", help="SMTP settings, TOML (see `corr mail "
                                               "send --help`); its `from` should be the host's address.",
                                               show_default=False)],
+    maildir: Annotated[Optional[Path], typer.Option("--maildir", metavar="DIR", help="The host's incoming Maildir "
+                                                    "(or --imap).", show_default=False)] = None,
+    imap_config: Annotated[Optional[Path], typer.Option("--imap", metavar="CONFIG", help="Read the host's mail from an "
+                                                        "IMAP mailbox instead: its settings, TOML (host, port, tls, "
+                                                        "username, password_env or password_file, folder, "
+                                                        "done_folder, bad_folder).", show_default=False)] = None,
     once: Annotated[bool, typer.Option("--once", help="Do one pass and exit (1 if any message was refused or not sent).")] = False,
     interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between passes.")] = 60.0,
     key: Annotated[Optional[Path], typer.Option("--key", metavar="KEY", help="The host's private key: it signs every "
                                                 "record of the games that name it host (`corr new --host`).")] = None,
 ) -> None:
-    """Run the hosted games: each pass ingests the Maildir's new messages into the games
-    (then moves them to cur/), mails every seat with an address the position of each game
+    """Run the hosted games: each pass ingests the new messages into the games (then
+    moves them to the Maildir's cur/, or the IMAP done_folder), mails every seat with an address the position of each game
     that moved (a game not mailed before is announced), answers each refused message
     saying why (unless it comes from an address none of the games names: a From can be
     forged, and the host sends no mail to strangers), and reminds the seat on turn when
     its clock says so (once per turn).
     A message that cannot be handled at all (unreadable, too big, nested too deep) is
-    set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why.
+    set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why (over
+    IMAP: in bad_folder, with a note message saying why).
 
     A game that names a host (`corr new --host NAME --host-key PUB`) has the host vouch
     for every record its seat does not sign itself: give the host's private key with
@@ -77,10 +77,11 @@ def run(
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --once
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --interval 30
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --key hal.key
+      corr host run --imap imap.toml --games ~/games --smtp smtp.toml --once
     """
     from corr.errors import CorrError, UsageError
     from corr.mail import smtp
-    from corr.mail.host import new_messages, run_pass
+    from corr.mail.host import run_pass
 
     if interval < 0:
         raise UsageError(f"--interval should be 0 or more seconds, not {interval}")
@@ -95,20 +96,21 @@ def run(
                          f"`corr new GAME {games / 'NAME.corr'} ...` makes it)")
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
-    if not maildir.exists():  # the mail system delivers there; until then it is empty
-        import mailbox
-
-        mailbox.Maildir(maildir, create=True)
-    new_messages(maildir)  # refuse a path that is not a Maildir before anything else
+    inbox = _inbox(maildir, imap_config)
+    source = maildir if maildir is not None else f"{inbox.label} on {getattr(inbox, 'config').where}"
 
     if once:
-        report = run_pass(maildir, games, config, echo=_echo, keys=keys)
+        try:
+            report = run_pass(inbox, games, config, echo=_echo, keys=keys)
+        finally:
+            inbox.close()
         faults = []
         if report.refused:
             faults.append(f"{report.refused} message{'s' if report.refused > 1 else ''} refused")
         if report.set_aside:
             faults.append(f"{report.set_aside} message{'s' if report.set_aside > 1 else ''} set aside in "
-                          f"{maildir / 'bad'} (each with its .reason)")
+                          + (f"{maildir / 'bad'} (each with its .reason)" if maildir is not None
+                           else f"the folder {getattr(inbox, 'config').bad_folder} (each with a note)"))
         if report.failures:
             faults.append(f"{len(report.failures)} not sent (tried again on the next pass)")
         if faults:
@@ -123,23 +125,37 @@ def run(
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     passes = 0
     try:
-        _echo(f"hosting {games} from {maildir} every {interval:g}s (stop with SIGINT or SIGTERM)")
+        _echo(f"hosting {games} from {source} every {interval:g}s (stop with SIGINT or SIGTERM)")
         while not stop:
             try:
-                run_pass(maildir, games, config, echo=_echo, keys=keys)
+                run_pass(inbox, games, config, echo=_echo, keys=keys)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal
                 _echo(f"pass failed: {err}")
             except Exception as err:  # noqa: BLE001 - nor is a bug: the host survives every pass
                 _echo(f"pass failed: internal error, a bug in corr: {type(err).__name__}: {err}")
             passes += 1
-            deadline = time.monotonic() + interval
-            while not stop:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                time.sleep(min(STEP, left))
+            inbox.close()
+            if not stop:
+                inbox.wait(interval, lambda: bool(stop))
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if stop:
         _echo(f"stopped by {signal.Signals(stop[0]).name} after {passes} pass{'es' if passes != 1 else ''}")
+
+
+def _inbox(maildir: Optional[Path], imap_config: Optional[Path]) -> Any:
+    """Where the host's mail comes from: exactly one of --maildir and --imap. The IMAP
+    settings are checked now; the server is reached by each pass."""
+    from corr.errors import UsageError
+
+    if (maildir is None) == (imap_config is None):
+        raise UsageError("give the host's mail as --maildir DIR or --imap CONFIG (one of them)")
+    if imap_config is not None:
+        from corr.mail import imap
+
+        return imap.ImapInbox(imap.load_config(imap_config))
+    from corr.mail.maildir import open_maildir
+
+    assert maildir is not None
+    return open_maildir(maildir)

@@ -2,17 +2,17 @@
 
 One pass (`run_pass`):
 
-1. every message in the Maildir's `new/` (in order of the Subject's seq) is ingested
-   into the games directory (`ingest.ingest_bytes`) and then moved to `cur/` (flag
-   `S`), so the next pass does not see it again; a refused message is answered with
-   `reply.refusal_reply` (never a message that is itself automatic, `Auto-Submitted`
-   other than `no`, so two robots cannot ping-pong, nor one from an address no game
-   names, `people.stranger`, which may be forged: no backscatter). A message that cannot be handled
-   at all - its file unreadable, too big, nested too deep, or breaking corr - is set
-   aside instead: moved to the Maildir's `bad/` folder with `NAME.reason` beside it
-   (one line: why), and said on stdout. `bad/` is a plain folder next to `new/` and
-   `cur/`, not a Maildir++ folder (`.bad`): mail servers and clients leave it alone, so
-   the reason files are never taken for mail. Nothing one message does stops the pass;
+1. every waiting message of the inbox (`corr.mail.inbox`: a Maildir's `new/`, or an IMAP
+   folder), in order of the Subject's seq, is ingested into the games directory
+   (`ingest.ingest_bytes`) and only then let go (`cur/`, or the IMAP done folder), so
+   a host stopped in between takes it again, which changes nothing; a refused message
+   is answered with `reply.refusal_reply` (never a message that is itself automatic,
+   `Auto-Submitted` other than `no`, so two robots cannot ping-pong, nor one from an
+   address no game names, `people.stranger`, which may be forged: no backscatter). A
+   message that cannot be handled at all - unreadable, too big, nested too deep, or
+   breaking corr - is set aside with its reason (the Maildir's `bad/`, the IMAP bad
+   folder) and said on stdout. Nothing one message does stops the pass, and a mail
+   server that cannot be reached only leaves the mail for the next pass;
 2. every game whose log is past the seq last mailed to a seat is mailed to each seat
    with an email address (`compose.compose`), each message built from that seat's own
    view: in a game with hidden information the host is the dealer, and each seat's
@@ -38,13 +38,12 @@ replacement of the log changes that fingerprint; deleting the file only costs a 
 
 Each action is reported as one line through `echo` (ingested / refused / set aside /
 mailed / reminded / and the failures to send, which never stop a pass). Every file move
-in the Maildir is followed by an fsync of the directories involved.
+in a Maildir is followed by an fsync of the directories involved.
 """
 
 from __future__ import annotations
 
 import json
-import mailbox
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -55,18 +54,14 @@ from typing import Any, Callable
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.log.store import sync_dir
-from corr.log.sidecars import read_json, write_bytes, write_json
+from corr.log.sidecars import read_json, write_json
+from corr.mail.inbox import Inbox, Incoming
 from corr.seatview import seen_seq
 
 #: Where the host keeps what it mailed and reminded: `FILE.host.json`.
 HOST_SUFFIX = ".host.json"
 #: The host's note that a game had nothing to do: `FILE.idle.json`.
 IDLE_SUFFIX = ".idle.json"
-#: The Maildir folder messages that cannot be handled are set aside in, and the suffix
-#: of the file beside each that says why.
-BAD = "bad"
-REASON_SUFFIX = ".reason"
 #: The file in the games folder a pass holds locked: one pass at a time.
 PASS_LOCK = ".corr-host.lock"
 
@@ -104,61 +99,6 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------
-# The Maildir
-
-
-def new_messages(maildir: Path) -> list[tuple[str, str, bytes | None, Any]]:
-    """The messages in `new/` as (key, file name, bytes, parsed), in order of the
-    Subject's seq, then of delivery (`delivery_order`), each
-    parsed once (`read_message`). A file that cannot be read (or is no regular file) has
-    None for its bytes; one over the size limit, only its first MAX_MESSAGE + 1 bytes
-    (enough to refuse it)."""
-    from corr.mail.message import delivery_order, read_bounded, read_message, seq_key
-
-    if not (maildir / "new").is_dir() or not (maildir / "cur").is_dir():
-        raise UsageError(f"{maildir} is not a Maildir (it needs new/ and cur/)")
-    colon = mailbox.Maildir.colon
-    items = []
-    for name in sorted(os.listdir(maildir / "new")):
-        if name.startswith("."):
-            continue
-        path = maildir / "new" / name
-        if not os.path.lexists(path):
-            continue  # gone meanwhile (another reader took it)
-        data = read_bounded(path)
-        items.append((name.split(colon)[0], name, data, read_message(data)))
-    return sorted(items, key=lambda item: (seq_key(item[3]), delivery_order(item[0])))
-
-
-
-def move_to_cur(maildir: Path, name: str) -> None:
-    """Mark a message of `new/` as seen: `cur/NAME:2,S` (a rename, atomic, made durable)."""
-    colon = mailbox.Maildir.colon
-    base = name.split(colon)[0]
-    os.replace(maildir / "new" / name, maildir / "cur" / f"{base}{colon}2,S")
-    sync_dir(maildir / "cur")
-    sync_dir(maildir / "new")
-
-
-def set_aside(maildir: Path, name: str, reason: str) -> Path:
-    """Move a message of `new/` that cannot be handled to `bad/NAME`, with the reason in
-    `bad/NAME.reason` (one line); the folder is made when first needed. Returns where it went."""
-    from corr.mail.message import flat
-
-    bad = maildir / BAD
-    if not bad.is_dir():
-        bad.mkdir(exist_ok=True)
-        sync_dir(maildir)
-    base = name.split(mailbox.Maildir.colon)[0]
-    target = bad / base
-    write_bytes(bad / f"{base}{REASON_SUFFIX}", (flat(reason, 2000) + "\n").encode("utf-8"))
-    os.replace(maildir / "new" / name, target)
-    sync_dir(bad)
-    sync_dir(maildir / "new")
-    return target
-
-
-# ---------------------------------------------------------------------------------
 # Mail out
 
 
@@ -174,6 +114,13 @@ def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failur
         echo(f"{failure} ({msg['To']}): {why}")
         return False
     return True
+
+
+def _why(err: BaseException) -> str:
+    """An error in a few words for the host's lines."""
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err) if isinstance(err, CorrError) else f"{type(err).__name__}: {err}"
 
 
 def _automatic(msg: EmailMessage | None) -> bool:
@@ -346,10 +293,11 @@ def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
 # One pass
 
 
-def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None,
+def run_pass(inbox: Inbox | Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None,
              keys: tuple[Any, ...] = ()) -> PassReport:
     """Ingest the new mail, mail the games that moved, send the reminders that are due.
-    One message or one game going wrong is reported and the pass goes on; only a games
+    `inbox`: where the mail comes from (`corr.mail.inbox`; a path is a Maildir). One
+    message or one game going wrong is reported and the pass goes on; only a games
     directory or Maildir that is not there raises. `keys`: the host's private key, which
     signs the records of the games it vouches for (`corr new --host`).
 
@@ -375,31 +323,43 @@ def run_pass(maildir: Path, games: Path, config: Any, echo: Echo = print, now: d
         lock.truncate(0)
         lock.write(f"{os.getpid()}\n".encode())
         lock.flush()
-        return _pass(maildir, games, config, echo, now, keys)
+        if isinstance(inbox, Path):
+            from corr.mail.maildir import MaildirInbox
+
+            inbox = MaildirInbox(inbox)
+        return _pass(inbox, games, config, echo, now, keys)
 
 
-def _pass(maildir: Path, games: Path, config: Any, echo: Echo, now: datetime | None,
+def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | None,
           keys: tuple[Any, ...]) -> PassReport:
     """One pass, under the games folder's lock (see run_pass)."""
     from corr import clock, engine
 
     report = PassReport()
-    for key, name, data, parsed in new_messages(maildir):
+    try:
+        waiting = inbox.messages()
+    except CorrError as err:  # a mail server down: the games still get their mail and clocks
+        from corr.mail.message import flat
+
+        why = flat(str(err), 500)
+        report.failures.append(f"{inbox.label}: {why}")
+        echo(f"mail not read this pass: {why}")
+        waiting = []
+    for item in waiting:
         try:
-            take_message(maildir, games, config, key, name, data, echo, report, parsed, keys)
+            take_message(inbox, games, config, item, echo, report, keys)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
             from corr.mail.message import flat
 
             why = flat(f"internal error, a bug in corr: {type(err).__name__}: {err}", 500)
-            source = flat(f"{maildir.name}/{key}", 300)
+            source = flat(f"{inbox.label}/{item.key}", 300)
             report.failures.append(f"{source}: {why}")
             try:
-                if os.path.lexists(maildir / "new" / name):
-                    set_aside(maildir, name, why)
-                    report.set_aside += 1
-                    echo(f"set aside {source}: {why}")
-                    continue
-            except Exception:  # noqa: BLE001 - then it stays in new/, and is said so
+                inbox.set_aside(item, why)
+                report.set_aside += 1
+                echo(f"set aside {source}: {why}")
+                continue
+            except Exception:  # noqa: BLE001 - then it stays waiting, and is said so
                 pass
             echo(f"{source}: could not be handled: {why}")
 
@@ -464,30 +424,30 @@ def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...
     return after
 
 
-def take_message(maildir: Path, games: Path, config: Any, key: str, name: str, data: bytes | None, echo: Echo,
-                 report: PassReport, parsed: Any = None, keys: tuple[Any, ...] = ()) -> None:
-    """Ingest one message of `new/`, then move it to `cur/` (answering a refusal), or set
-    it aside in `bad/` when it cannot be handled at all."""
+def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: Echo, report: PassReport,
+                 keys: tuple[Any, ...] = ()) -> None:
+    """Ingest one waiting message, then tell the inbox it is done (answering a refusal),
+    or set it aside when it cannot be handled at all. Only what ingest put on disk lets
+    the message go: a host stopped before `done` takes it again, which changes nothing."""
     from corr.mail.ingest import ingest_bytes
     from corr.mail.message import flat
     from corr.mail.reply import refusal_reply
 
-    source = flat(f"{maildir.name}/{key}", 300)
-    result = ingest_bytes(data, games, source, parsed=parsed, keys=keys)
+    source = flat(f"{inbox.label}/{item.key}", 300)
+    result = ingest_bytes(item.data, games, source, parsed=item.parsed, keys=keys)
     if result.aside:
         report.set_aside += 1
         try:
-            target = set_aside(maildir, name, result.message)
-        except OSError as err:
-            echo(f"{source}: could not be handled ({result.message}), and could not be set aside in {BAD}/: "
-                 f"{err.strerror or err}")
+            where = inbox.set_aside(item, result.message)
+        except Exception as err:  # noqa: BLE001 - an inbox that fails says why; the pass goes on
+            echo(f"{source}: could not be handled ({result.message}), and could not be set aside: {_why(err)}")
             return
-        echo(f"set aside {source}: {result.message} (in {BAD}/{target.name}, reason in {target.name}{REASON_SUFFIX})")
+        echo(f"set aside {source}: {result.message} ({where})")
         return
     try:
-        move_to_cur(maildir, name)
-    except OSError as err:
-        echo(f"{source}: could not move it to cur/: {err.strerror or err}")
+        inbox.done(item)
+    except Exception as err:  # noqa: BLE001 - taken again next pass, which changes nothing
+        echo(f"{source}: could not mark it done: {_why(err)}")
     if result.ok:
         report.ingested += 1
         echo(f"ingested {result.line()}")
