@@ -101,38 +101,126 @@ def load_config(path: Path | str | None, host: str | None = None, port: int | No
         raise UsageError(f"SMTP config {path}: {err}") from None
 
 
-def send(msg: EmailMessage, config: SmtpConfig) -> None:
-    """Hand the message to the SMTP server; one clear UsageError when that fails."""
-    where = f"{config.host}:{config.effective_port}"
-    password = config.password() if config.username else None
-    try:
-        if config.ssl:
-            server: smtplib.SMTP = smtplib.SMTP_SSL(
-                config.host, config.effective_port, timeout=config.timeout, context=_ssl.create_default_context()
-            )
-        else:
-            server = smtplib.SMTP(config.host, config.effective_port, timeout=config.timeout)
-    except (OSError, smtplib.SMTPException) as err:
-        raise UsageError(f"cannot reach the SMTP server {where}: {getattr(err, 'strerror', None) or err}") from None
-    try:
-        with server:
+class NotSent(UsageError):
+    """The server did not take one message. `dropped`: the connection went with it, so
+    the messages after it wait for another connection."""
+
+    def __init__(self, message: str, dropped: bool = False) -> None:
+        super().__init__(message)
+        self.dropped = dropped
+
+
+class Connection:
+    """One SMTP session for any number of messages: `with Connection(config) as server:
+    server.send(msg)`. A host's pass sends everything it has over one connection instead of
+    one connection a message; `send` below is the same for a single message."""
+
+    def __init__(self, config: SmtpConfig) -> None:
+        self.config = config
+        self.where = f"{config.host}:{config.effective_port}"
+        self._server: smtplib.SMTP | None = None
+
+    def __enter__(self) -> Connection:
+        """Connect (STARTTLS, login): one clear UsageError when that fails."""
+        config = self.config
+        password = config.password() if config.username else None
+        try:
+            if config.ssl:
+                server: smtplib.SMTP = smtplib.SMTP_SSL(
+                    config.host, config.effective_port, timeout=config.timeout, context=_ssl.create_default_context()
+                )
+            else:
+                server = smtplib.SMTP(config.host, config.effective_port, timeout=config.timeout)
+        except (OSError, smtplib.SMTPException) as err:
+            raise UsageError(
+                f"cannot reach the SMTP server {self.where}: {getattr(err, 'strerror', None) or err}") from None
+        self._server = server
+        try:
             if config.starttls:
                 server.starttls(context=_ssl.create_default_context())
             if config.username:
                 server.login(config.username, password or "")
-            refused = server.send_message(msg)
-    except smtplib.SMTPAuthenticationError as err:
-        raise UsageError(f"SMTP server {where} refused the login of {config.username}: {err.smtp_code}") from None
-    except smtplib.SMTPRecipientsRefused as err:
-        raise UsageError(f"SMTP server {where} refused every recipient: {', '.join(err.recipients)}") from None
-    except smtplib.SMTPNotSupportedError as err:
-        raise UsageError(f"SMTP server {where}: {err}") from None
-    except smtplib.SMTPException as err:
-        raise UsageError(f"SMTP server {where} refused the message: {err}") from None
-    except OSError as err:
-        raise UsageError(f"lost the SMTP server {where}: {err.strerror or err}") from None
-    except (ValueError, TypeError, LookupError) as err:
-        # the message could not be turned into bytes or envelope (a header that will not go)
-        raise UsageError(f"the message cannot be sent to {where}: {type(err).__name__}: {err}") from None
+        except Exception as err:
+            self.close()
+            raise self._error(err) from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Say QUIT and hang up; what the server says then changes nothing (every message
+        it took was taken before)."""
+        server, self._server = self._server, None
+        if server is None:
+            return
+        try:
+            if server.sock is not None:
+                server.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+        finally:
+            server.close()
+
+    def send(self, msg: EmailMessage) -> dict[str, tuple[int, bytes]]:
+        """Hand one message to the server; the recipients it refused while taking the
+        message for the others (none for a message to one address). NotSent when it did
+        not take the message, with `dropped` when the connection is lost (it is closed)."""
+        server = self._server
+        if server is None or server.sock is None:
+            raise NotSent(f"lost the SMTP server {self.where}: the connection is closed", dropped=True)
+        try:
+            return server.send_message(msg)
+        except Exception as err:
+            dropped = (server.sock is None or isinstance(err, smtplib.SMTPServerDisconnected)
+                       or (isinstance(err, OSError) and not isinstance(err, smtplib.SMTPException)))
+            why = self._error(err)
+            if dropped:
+                self.close()
+            else:
+                try:  # a refusal leaves the session mid-transaction only if the client did
+                    server.rset()
+                except (OSError, smtplib.SMTPException):
+                    self.close()
+            raise NotSent(str(why), dropped=dropped) from None
+
+    def _error(self, err: Exception) -> UsageError:
+        """What went wrong, in one line; an error that is no SMTP trouble is raised on."""
+        where = self.where
+        if isinstance(err, UsageError):
+            return err
+        if isinstance(err, smtplib.SMTPAuthenticationError):
+            return UsageError(f"SMTP server {where} refused the login of {self.config.username}: {err.smtp_code}")
+        if isinstance(err, smtplib.SMTPRecipientsRefused):
+            return UsageError(f"SMTP server {where} refused every recipient: {_refused(err.recipients)}")
+        if isinstance(err, smtplib.SMTPNotSupportedError):
+            return UsageError(f"SMTP server {where}: {err}")
+        if isinstance(err, smtplib.SMTPServerDisconnected):
+            return UsageError(f"lost the SMTP server {where}: {err}")
+        if isinstance(err, smtplib.SMTPException):
+            return UsageError(f"SMTP server {where} refused the message: {err}")
+        if isinstance(err, OSError):
+            return UsageError(f"lost the SMTP server {where}: {err.strerror or err}")
+        if isinstance(err, (ValueError, TypeError, LookupError)):
+            # the message could not be turned into bytes or envelope (a header that will not go)
+            return UsageError(f"the message cannot be sent to {where}: {type(err).__name__}: {err}")
+        raise err
+
+
+def _refused(recipients: dict[str, tuple[int, bytes]]) -> str:
+    """The refused recipients with the server's reply to each, on one line."""
+    return ", ".join(f"{rcpt} ({code} {_text(reply)})" for rcpt, (code, reply) in recipients.items())
+
+
+def _text(reply: bytes | str) -> str:
+    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+    return " ".join(text.split())[:300]
+
+
+def send(msg: EmailMessage, config: SmtpConfig) -> None:
+    """Hand the message to the SMTP server over a connection of its own; one clear
+    UsageError when that fails."""
+    with Connection(config) as server:
+        refused = server.send(msg)
     if refused:
-        raise UsageError(f"SMTP server {where} refused some recipients: {', '.join(refused)}")
+        raise UsageError(f"SMTP server {server.where} refused some recipients: {', '.join(refused)}")
