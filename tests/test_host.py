@@ -288,8 +288,9 @@ def test_mail_that_could_not_be_sent_is_sent_on_the_next_pass(hosted, tmp_path, 
     dead = tmp_path / "dead.toml"
     dead.write_text(good.replace(f"port = {hosted.inbox_port}", f"port = {free_port()}"))
     r = corr("host", "run", "--maildir", hosted.maildir, "--games", hosted.games, "--smtp", dead, "--once")
-    assert r.code == 1 and r.out.count("could not mail seat") == 3
-    assert "3 not sent (tried again on the next pass)" in r.err
+    assert r.code == 1 and r.out.count("mailed seat") == 3  # into the outbox
+    assert "outbox: cannot send 3 messages now, they wait for the next pass: cannot reach the SMTP server" in r.out
+    assert "3 messages not sent yet, waiting in" in r.err and r.err.count("\n") == 1
     r = hosted.run()
     assert r.code == 0, r.err
     assert sorted(rcpt[0] for rcpt, _ in hosted.inbox.take()) == sorted(EMAILS.values())
@@ -415,15 +416,19 @@ def test_an_idle_game_is_skipped_until_its_log_changes(hosted, corr):  # type: i
     assert _pass(hosted).skipped == 0
 
 
-def test_a_game_whose_mail_failed_is_not_left_idle(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+def test_a_game_whose_mail_failed_is_left_idle_while_the_outbox_sends_it(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]
+    """Once its messages are in the outbox the game has nothing left to do: the next pass
+    skips it and sends them from the outbox."""
     path = hosted.make()
     good = hosted.config.read_text()
     hosted.config.write_text(good.replace(f"port = {hosted.inbox_port}", f"port = {free_port()}"))
-    assert _pass(hosted).mailed == 0
-    assert not os.path.exists(f"{path}{mail_host.IDLE_SUFFIX}")
+    down = _pass(hosted)
+    assert (down.mailed, down.sent, down.queued) == (3, 0, 3)
+    assert os.path.exists(f"{path}{mail_host.IDLE_SUFFIX}")
     hosted.config.write_text(good)
     again = _pass(hosted)
-    assert again.skipped == 0 and again.mailed == 3
+    assert (again.skipped, again.mailed, again.sent, again.queued) == (1, 0, 3, 0)
+    assert sorted(rcpt[0] for rcpt, _ in hosted.inbox.take()) == sorted(EMAILS.values())
 
 
 def test_messages_of_one_seq_are_taken_in_the_order_they_were_delivered() -> None:

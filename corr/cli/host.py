@@ -13,9 +13,10 @@ from corr.cli.app import app
 
 host_app = typer.Typer(
     help="Host games for players who only send mail: ingest a Maildir, mail every seat its "
-    "view, answer refusals, send clock reminders.\n\n"
+    "view, answer refusals, send clock reminders; list what waits in the outbox.\n\n"
     "\b\nExample:\n"
-    "  corr host run --maildir ~/Maildir --games ~/games --smtp ~/.config/corr/smtp.toml",
+    "  corr host run --maildir ~/Maildir --games ~/games --smtp ~/.config/corr/smtp.toml\n"
+    "  corr host outbox --games ~/games",
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -65,8 +66,15 @@ def run(
     for every record its seat does not sign itself: give the host's private key with
     --key (a game with a dealer started with --dealer-key names it already).
 
-    One line per action. With --once: one pass, exit 0, or 1 if a message was refused
-    or set aside or a message could not be sent (what was not mailed is tried again next pass).
+    Every message the host sends is first written into the outbox, GAMES/.outbox, and
+    each pass ends by sending what is due there over one SMTP connection; what the
+    server does not take waits for a later pass (a wait doubling from a minute to four
+    hours), and after three days of refusals goes to .outbox/failed/ with its reason
+    (`corr host outbox` lists both). A message the server took is never sent again.
+
+    One line per action, and one for the pass when it did anything. With --once: one
+    pass, exit 0, or 1 if a message was refused or set aside, or something could not be
+    sent (it waits in the outbox for the next pass).
     Without: a pass every --interval seconds until SIGINT or SIGTERM, which finish the
     current pass and exit 0. What was mailed and reminded is kept in FILE.host.json.
     One pass at a time per games folder: a pass that finds another at work (a cron
@@ -82,6 +90,7 @@ def run(
     from corr.errors import CorrError, UsageError
     from corr.mail import smtp
     from corr.mail.host import run_pass
+    from corr.mail.outbox import OUTBOX
 
     if interval < 0:
         raise UsageError(f"--interval should be 0 or more seconds, not {interval}")
@@ -104,6 +113,8 @@ def run(
             report = run_pass(inbox, games, config, echo=_echo, keys=keys)
         finally:
             inbox.close()
+        if report.summary():
+            _echo(str(report.summary()))
         faults = []
         if report.refused:
             faults.append(f"{report.refused} message{'s' if report.refused > 1 else ''} refused")
@@ -112,7 +123,10 @@ def run(
                           + (f"{maildir / 'bad'} (each with its .reason)" if maildir is not None
                            else f"the folder {getattr(inbox, 'config').bad_folder} (each with a note)"))
         if report.failures:
-            faults.append(f"{len(report.failures)} not sent (tried again on the next pass)")
+            faults.append(f"{len(report.failures)} failure{'s' if len(report.failures) > 1 else ''} (each said above)")
+        if report.queued:
+            faults.append(f"{report.queued} message{'s' if report.queued > 1 else ''} not sent yet, waiting in "
+                          f"{games / OUTBOX} for a later pass (`corr host outbox --games {games}` lists them)")
         if faults:
             raise UsageError("; ".join(faults))
         return
@@ -128,7 +142,9 @@ def run(
         _echo(f"hosting {games} from {source} every {interval:g}s (stop with SIGINT or SIGTERM)")
         while not stop:
             try:
-                run_pass(inbox, games, config, echo=_echo, keys=keys)
+                summary = run_pass(inbox, games, config, echo=_echo, keys=keys).summary()
+                if summary:
+                    _echo(summary)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal
                 _echo(f"pass failed: {err}")
             except Exception as err:  # noqa: BLE001 - nor is a bug: the host survives every pass
@@ -142,6 +158,39 @@ def run(
             signal.signal(sig, handler)
     if stop:
         _echo(f"stopped by {signal.Signals(stop[0]).name} after {passes} pass{'es' if passes != 1 else ''}")
+
+
+@host_app.command()
+def outbox(
+    games: Annotated[Path, typer.Option("--games", metavar="DIR", help="Directory of the hosted game logs (*.corr).",
+                                        show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object: {\"waiting\": [...], \"failed\": [...]}.")]
+    = False,
+) -> None:
+    """What the host has still to send, and what it gave up: the messages waiting in
+    GAMES/.outbox (To, Subject, how many tries failed, the next try, the last error) and
+    those in .outbox/failed/ (refused for three days, or a file that is no message),
+    each with its reason. `corr host run` sends what waits at the end of each pass.
+
+    \b
+    Example:
+      corr host outbox --games ~/games
+      corr host outbox --games ~/games --json
+    """
+    from corr.errors import UsageError
+    from corr.mail.outbox import Outbox, listing_text
+
+    if not games.exists():
+        raise UsageError(f"--games {games}: no such folder")
+    if not games.is_dir():
+        raise UsageError(f"--games {games} is not a directory")
+    box = Outbox(games)
+    if json_out:
+        import json
+
+        typer.echo(json.dumps(box.listing(), indent=2))
+    else:
+        typer.echo(listing_text(box), nl=False)
 
 
 def _inbox(maildir: Optional[Path], imap_config: Optional[Path]) -> Any:

@@ -18,8 +18,7 @@ One pass (`run_pass`):
    view: in a game with hidden information the host is the dealer, and each seat's
    message carries its own card and nobody else's (the attached log is public). A game
    the host has never mailed is announced to every seat at its current seq. What was
-   mailed is kept per seat, so a seat whose message could not be sent (SMTP down) is
-   tried again on the next pass;
+   mailed is kept per seat;
 3. the seat on turn gets a short reminder when `timecontrol.clocks` says it is due, at
    most once per turn.
 
@@ -35,6 +34,11 @@ never game state: the log's size, modification time and inode then, and the next
 instant time alone could give the game something to do - a reminder, the end of
 Domino's clock): replaying it again would find the same. Any append, edit or
 replacement of the log changes that fingerprint; deleting the file only costs a replay.
+
+Every message the host sends - a game's, a refusal's answer, a reminder - is first
+written durably into the games folder's outbox (corr.mail.outbox), and counts as mailed
+once it is there; the end of the pass sends what the outbox holds over one SMTP
+connection, and keeps what the server did not take for a later pass.
 
 Each action is reported as one line through `echo` (ingested / refused / set aside /
 mailed / reminded / and the failures to send, which never stop a pass). Every file move
@@ -78,8 +82,22 @@ class PassReport:
     mailed: int = 0
     reminded: int = 0
     skipped: int = 0  # games left as the last pass left them (see `fingerprint`)
+    sent: int = 0  # messages the SMTP server took from the outbox
+    queued: int = 0  # messages left waiting in the outbox after the pass
+    failed: int = 0  # messages the outbox gave up (moved to .outbox/failed/)
     failures: list[str] = field(default_factory=list)
     busy: bool = False  # another pass held the games folder: this one did nothing
+
+    def summary(self) -> str | None:
+        """The pass in one line, or None when it did nothing to tell (an idle pass is quiet)."""
+        counts = [(self.ingested, "ingested"), (self.refused, "refused"), (self.set_aside, "set aside"),
+                  (self.mailed, "mailed"), (self.reminded, "reminded")]
+        outbox = [(self.sent, "sent"), (self.queued, "waiting"), (self.failed, "given up")]
+        if not any(n for n, _ in counts + outbox):
+            return None
+        done = ", ".join(f"{n} {what}" for n, what in counts if n)
+        return (f"pass: {done or 'nothing new'}; outbox: {self.sent} sent, {self.queued} waiting"
+                + (f", {self.failed} given up" if self.failed else ""))
 
 
 # ---------------------------------------------------------------------------------
@@ -103,12 +121,13 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 
 
 def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failure: str) -> bool:
-    """Send over SMTP; a failure is reported (and tried again on a later pass), not raised."""
-    from corr.mail import smtp
-
+    """Put the message in the pass's outbox (`config.outbox`, see corr.mail.outbox), which
+    sends it at the end of the pass and keeps it until the server takes it: once there it
+    counts as mailed. A message that cannot even be written there is reported (and the
+    caller, its state unchanged, tries again on a later pass), not raised."""
     try:
-        smtp.send(msg, config)
-    except Exception as err:  # noqa: BLE001 - smtp.send says UsageError; anything else is not fatal either
+        config.outbox.put(msg)
+    except Exception as err:  # noqa: BLE001 - put says UsageError; anything else is not fatal either
         why = str(err) if isinstance(err, UsageError) else f"{type(err).__name__}: {err}"
         report.failures.append(f"{failure}: {why}")
         echo(f"{failure} ({msg['To']}): {why}")
@@ -334,8 +353,10 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
           keys: tuple[Any, ...]) -> PassReport:
     """One pass, under the games folder's lock (see run_pass)."""
     from corr import clock, engine
+    from corr.mail.outbox import Outbox, Outgoing
 
     report = PassReport()
+    config = Outgoing(config, Outbox(games))  # every message goes into the outbox first
     try:
         waiting = inbox.messages()
     except CorrError as err:  # a mail server down: the games still get their mail and clocks
@@ -402,6 +423,10 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
                        f"internal error, a bug in corr: {type(err).__name__}: {err}", 1000)
             report.failures.append(f"{path.name}: {why}")
             echo(f"{path.name}: skipped: {why}")
+
+    flushed = config.outbox.flush(config.smtp, now or clock.now(), echo)
+    report.sent, report.queued, report.failed = flushed.sent, flushed.waiting, flushed.failed
+    report.failures += flushed.failures
     return report
 
 
