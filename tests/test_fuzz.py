@@ -685,7 +685,8 @@ def check_host(eml: bytes, smtp: tuple[Any, int]) -> None:
         inbox.take()
         run = cli("host", "run", "--maildir", maildir, "--games", games, "--smtp", config, "--once")
         clean(run, (0, 1))
-        own_lines(run, "ingested ", "refused ", "set aside ", "Maildir/", *(f"{g.file}: " for g in mail_games()))
+        own_lines(run, "ingested ", "refused ", "set aside ", "Maildir/", "pass: ", "outbox: ",
+                  *(f"{g.file}: " for g in mail_games()))
         (games / PASS_LOCK).unlink()  # the one file a pass documents it makes: one pass at a time
         assert os.listdir(maildir / "new") == [], f"{run.what()} left the message in new/"
         if "ingested" not in run.out:
