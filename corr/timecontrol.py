@@ -11,8 +11,12 @@ every boundary. A time control is header data, a flat dict of strings and intege
                                                           turn's thinking time, plus 1 day
                                                           after each move, at most 30
 
-with the optional keys `remind_hours` (remind when this little time is left, default 24)
-and `vacation_days` (per player per calendar year, default 0).
+with the optional keys `remind_hours` (remind when this little time is left, default 24;
+0: never) or `remind` (several such times, e.g. "72,24"), and `vacation_days` (per
+player per calendar year, default 0). A schedule has one spelling in a header: one time
+is `remind_hours` (as logs before schedules wrote it, so their hashes stand), several
+are `remind`, a string of distinct hours from the largest down, without spaces or
+leading zeros.
 
 Thinking time: a seat's turn starts at the `at` of the previous record (the header's
 `created` for the first) and ends at the `at` of the record the seat makes on it.
@@ -50,10 +54,14 @@ MOVE_TYPES = frozenset({"move", "challenge", "pass"})
 TALK_TYPES = frozenset({"comment", "draw-offer", "draw-decline", "ruling", "reveal"})
 
 _REQUIRED = {"per-move": ("days",), "period": ("moves", "days"), "bank": ("days", "increment", "cap")}
-_OPTIONAL = ("remind_hours", "vacation_days")
+_OPTIONAL = ("remind_hours", "remind", "vacation_days")
 _LIMITS = {"days": (1, 3650), "moves": (1, 10000), "increment": (0, 3650), "cap": (1, 3650),
            "remind_hours": (0, 24 * 3650), "vacation_days": (0, 366)}
 _SUFFIX_KEYS = {"remind": "remind_hours", "vacation": "vacation_days"}
+#: The most reminders one schedule holds.
+MAX_REMINDERS = 24
+#: A schedule of several reminders as a header writes it: "72,24".
+_SCHEDULE = re.compile(r"[1-9][0-9]{0,4}(?:,[1-9][0-9]{0,4}){1,%d}" % (MAX_REMINDERS - 1))
 
 
 class _Needed(TypedDict):
@@ -70,6 +78,7 @@ class TimeControl(_Needed, total=False):
     increment: int
     cap: int
     remind_hours: int
+    remind: str
     vacation_days: int
 
 
@@ -91,8 +100,13 @@ def validate(tc: Any) -> TimeControl:
     for key in _REQUIRED[kind]:
         if key not in tc:
             raise UsageError(f"time control: {kind} needs {key!r}")
+    if "remind" in tc and "remind_hours" in tc:
+        raise UsageError("time control: remind and remind_hours both given (one schedule, one spelling)")
     for key, value in tc.items():
         if key == "kind":
+            continue
+        if key == "remind":
+            _check_schedule(value)
             continue
         low, high = _LIMITS[key]
         if type(value) is not int or not low <= value <= high:
@@ -104,12 +118,57 @@ def validate(tc: Any) -> TimeControl:
     return cast(TimeControl, tc)
 
 
+def _check_schedule(value: Any) -> None:
+    """A header's `remind`: several distinct hours, largest first, in its one spelling."""
+    low, high = _LIMITS["remind_hours"]
+    form = f"several whole hours from {high} down to 1, largest first, e.g. \"72,24\""
+    if type(value) is not str or not _SCHEDULE.fullmatch(value):
+        raise UsageError(f"time control: remind should be {form}, not {str(value)[:60]!r}")
+    hours = [int(part) for part in value.split(",")]
+    if hours[0] > high or any(a <= b for a, b in zip(hours, hours[1:])):
+        raise UsageError(f"time control: remind should be {form}, not {value[:60]!r}")
+
+
+def schedule(tc: TimeControl) -> tuple[int, ...]:
+    """The hours before the deadline at which the seat on turn is reminded, largest
+    first; () when it never is."""
+    if "remind" in tc:
+        return tuple(int(part) for part in tc["remind"].split(","))
+    hours = tc.get("remind_hours", DEFAULT_REMIND_HOURS)
+    return (hours,) if hours else ()
+
+
+def _schedule_spelling(spec: str, values: list[str]) -> dict[str, int | str]:
+    """The header keys of `remind=H[,H...]` as given: one time as `remind_hours`, several
+    as `remind` (largest first); 0 alone means no reminders."""
+    low, high = _LIMITS["remind_hours"]
+    hours = []
+    for value in values:
+        value = value.strip()
+        if not value.isdigit() or not value.isascii():
+            raise UsageError(f"time control {spec!r}: remind should be whole hours, not {value!r}")
+        hours.append(int(value))
+    if len(hours) == 1:
+        return {"remind_hours": hours[0]}
+    if len(hours) > MAX_REMINDERS:
+        raise UsageError(f"time control {spec!r}: at most {MAX_REMINDERS} reminders, not {len(hours)}")
+    for hour in hours:
+        if not 1 <= hour <= high:
+            raise UsageError(f"time control {spec!r}: each reminder should be from 1 to {high} hours before the "
+                             f"deadline, not {hour} (remind=0 alone: no reminders)")
+    if len(set(hours)) != len(hours):
+        twice = next(h for h in hours if hours.count(h) > 1)
+        raise UsageError(f"time control {spec!r}: remind names {twice} hours twice")
+    return {"remind": ",".join(str(h) for h in sorted(hours, reverse=True))}
+
+
 def parse(spec: str) -> dict[str, int | str]:
     """The time control a `--time` SPEC names.
 
     `per-move:3`, `period:10/30` (10 moves in 30 days), `bank:10+1/30` (10 days, +1 a
     move, cap 30; `bank:10` alone is a bank of 10 days without increment), each with
-    optional `,remind=HOURS` and `,vacation=DAYS`.
+    optional `,remind=HOURS` (or a schedule, `,remind=72,24`: the hours after it up to
+    the next KEY=VALUE are its own) and `,vacation=DAYS`.
     """
     text = spec.strip()
     head, *suffixes = text.split(",")
@@ -141,14 +200,25 @@ def parse(spec: str) -> dict[str, int | str]:
         tc["days"] = number(days, "the bank's days")
         tc["increment"] = number(increment, "the increment") if plus else 0
         tc["cap"] = number(cap, "the cap") if slash else tc["days"]
+    given: dict[str, list[str]] = {}
+    last = None
     for suffix in suffixes:
         key, eq, value = suffix.partition("=")
         key = key.strip().lower()
+        if not eq and last == "remind" and key.isdigit():  # remind=72,24: the schedule goes on
+            given["remind"].append(key)
+            continue
         if not eq or key not in _SUFFIX_KEYS:
-            raise UsageError(f"time control {spec!r}: {suffix.strip()!r} is not remind=HOURS or vacation=DAYS")
-        if _SUFFIX_KEYS[key] in tc:
+            raise UsageError(f"time control {spec!r}: {suffix.strip()!r} is not remind=HOURS[,HOURS...] or "
+                             "vacation=DAYS")
+        if key in given:
             raise UsageError(f"time control {spec!r}: {key} given twice")
-        tc[_SUFFIX_KEYS[key]] = number(value, key)
+        given[key] = [value]
+        last = key
+    if "remind" in given:
+        tc.update(_schedule_spelling(spec, given["remind"]))
+    if "vacation" in given:
+        tc["vacation_days"] = number(given["vacation"][0], "vacation")
     try:
         validate(tc)
     except UsageError as err:
@@ -169,9 +239,12 @@ def describe(tc: dict[str, Any]) -> str:
         text = f"{counted(valid['moves'], 'move')} in {days(valid['days'])}"
     else:
         text = f"bank of {days(valid['days'])}, +{days(valid['increment'])} per move, cap {days(valid['cap'])}"
-    remind = valid.get("remind_hours", DEFAULT_REMIND_HOURS)
+    hours = [f"{h} h" for h in schedule(valid)]
     vacation = valid.get("vacation_days", DEFAULT_VACATION_DAYS)
-    text += f"; reminder {remind} h before the deadline" if remind else "; no reminders"
+    if len(hours) > 1:
+        text += f"; reminders {', '.join(hours[:-1])} and {hours[-1]} before the deadline"
+    else:
+        text += f"; reminder {hours[0]} before the deadline" if hours else "; no reminders"
     text += f"; vacation {days(vacation)} a year" if vacation else "; no vacation"
     return text
 
@@ -327,8 +400,7 @@ class Clocks:
                     if w_start <= now < w_end:
                         resume = w_end
                 deadline = _stamp(_shift(resume, left))
-                remind_seconds = tc.get("remind_hours", DEFAULT_REMIND_HOURS) * HOUR
-                remind = resume == now and 0 <= left <= remind_seconds and remind_seconds > 0
+                remind = resume == now and bool(reminders_passed(tc, left))
             allowance = tc.get("vacation_days", DEFAULT_VACATION_DAYS)
             result[seat] = {
                 "used": self.used[seat] + running,
@@ -356,14 +428,23 @@ def clocks(header: Any, records: list[Any], to_move: str | None, now: datetime) 
     of its current allowance), `deadline` (ISO time the seat on turn runs out; None for
     the others; a vacation the seat is on moves it on by the days the clock stands
     still), `vacation_until` (when that vacation ends, None when the seat's clock runs),
-    `vacation_left` (days this calendar year), `remind` (the seat on turn is within
-    `remind_hours` of its deadline, and its clock runs). Empty without time control."""
+    `vacation_left` (days this calendar year), `remind` (the seat on turn is within the
+    first reminder's hours of its deadline, and its clock runs). Empty without time
+    control."""
     if header.time_control is None:
         return {}
     running = Clocks(header)
     for record in records:
         running.add(record)
     return running.report(to_move, now)
+
+
+def reminders_passed(tc: TimeControl, left: int) -> tuple[int, ...]:
+    """The reminders of the schedule (hours) whose time has come with `left` seconds to
+    go: none once the time has run out (that is a timeout, not a reminder)."""
+    if left < 0:
+        return ()
+    return tuple(hours for hours in schedule(tc) if left <= hours * HOUR)
 
 
 def overdue(header: Any, records: list[Any], to_move: str | None, now: datetime) -> str | None:

@@ -74,6 +74,11 @@ def seat_clocks(tc, records, to_move, now, **kw):  # type: ignore[no-untyped-def
          {"kind": "period", "moves": 10, "days": 30, "remind_hours": 12, "vacation_days": 14}),
         ("bank:10+1/30, vacation=14", {"kind": "bank", "days": 10, "increment": 1, "cap": 30, "vacation_days": 14}),
         ("per-move:1,remind=0,vacation=0", {"kind": "per-move", "days": 1, "remind_hours": 0, "vacation_days": 0}),
+        # a schedule: several times, written largest first in one string; one time stays remind_hours
+        ("per-move:5,remind=72,24", {"kind": "per-move", "days": 5, "remind": "72,24"}),
+        ("per-move:5,remind=6,72,24,vacation=3", {"kind": "per-move", "days": 5, "remind": "72,24,6", "vacation_days": 3}),
+        ("bank:10,vacation=3, remind=1, 87600", {"kind": "bank", "days": 10, "increment": 0, "cap": 10,
+                                                 "remind": "87600,1", "vacation_days": 3}),
     ],
 )
 def test_parse_forms(spec: str, expected: dict[str, Any]) -> None:
@@ -110,6 +115,14 @@ def test_parse_forms(spec: str, expected: dict[str, Any]) -> None:
         ("per-move:3,vacation=400", "vacation_days"),
         ("per-move:3,vacation=-1", "whole number"),
         ("per-move:3,", "remind=HOURS"),
+        ("per-move:3,remind=24,", "remind=HOURS"),
+        ("per-move:3,remind=24,x", "remind=HOURS"),
+        ("per-move:3,vacation=2,3", "remind=HOURS"),
+        ("per-move:3,remind=72,0", "from 1 to 87600"),
+        ("per-move:3,remind=72,87601", "from 1 to 87600"),
+        ("per-move:3,remind=24,72,24", "24 hours twice"),
+        ("per-move:3,remind=72,24,remind=6", "twice"),
+        ("per-move:3,remind=" + ",".join(str(h) for h in range(1, 26)), "at most 24"),
     ],
 )
 def test_parse_errors(spec: str, words: str) -> None:
@@ -132,6 +145,16 @@ def test_parse_errors(spec: str, words: str) -> None:
         {"kind": "bank", "days": 10, "increment": 1},
         {"kind": "bank", "days": 10, "increment": 1, "cap": 5},
         {"kind": "period", "moves": 10, "days": 30, "remind_hours": True},
+        # a schedule has one spelling: several hours, largest first, no spaces or zeros in front
+        {"kind": "per-move", "days": 3, "remind": "24"},
+        {"kind": "per-move", "days": 3, "remind": "24,72"},
+        {"kind": "per-move", "days": 3, "remind": "72,72"},
+        {"kind": "per-move", "days": 3, "remind": "72, 24"},
+        {"kind": "per-move", "days": 3, "remind": "072,24"},
+        {"kind": "per-move", "days": 3, "remind": "72,0"},
+        {"kind": "per-move", "days": 3, "remind": "87601,1"},
+        {"kind": "per-move", "days": 3, "remind": 72},
+        {"kind": "per-move", "days": 3, "remind": "72,24", "remind_hours": 24},
     ],
 )
 def test_validate_refuses_malformed_header_data(tc: Any) -> None:
@@ -145,6 +168,12 @@ def test_describe() -> None:
     )
     assert timecontrol.describe(timecontrol.parse("period:10/30,remind=0,vacation=14")) == (
         "10 moves in 30 days; no reminders; vacation 14 days a year"
+    )
+    assert timecontrol.describe(timecontrol.parse("per-move:5,remind=24,72")) == (
+        "5 days per move; reminders 72 h and 24 h before the deadline; no vacation"
+    )
+    assert timecontrol.describe(timecontrol.parse("per-move:5,remind=1,72,24")) == (
+        "5 days per move; reminders 72 h, 24 h and 1 h before the deadline; no vacation"
     )
     assert timecontrol.describe(timecontrol.parse("bank:10+1/30")).startswith(
         "bank of 10 days, +1 day per move, cap 30 days"
@@ -324,6 +353,36 @@ def test_reminder_default_is_24_hours_and_zero_disables() -> None:
     assert seat_clocks(PER_MOVE, records, "B", at(2))["B"]["remind"] is True
     off = {"kind": "per-move", "days": 3, "remind_hours": 0}
     assert seat_clocks(off, records, "B", at(3))["B"]["remind"] is False
+
+
+def test_a_schedule_reminds_from_its_first_time_on_and_names_each_time_passed() -> None:
+    tc = timecontrol.parse("per-move:5,remind=72,24")
+    records = alternate([at(0)])
+    assert timecontrol.schedule(tc) == (72, 24)  # type: ignore[arg-type]
+    assert seat_clocks(tc, records, "B", at(2, -1))["B"]["remind"] is False  # 72 h and a second left
+    assert seat_clocks(tc, records, "B", at(2))["B"]["remind"] is True
+    assert timecontrol.reminders_passed(tc, 72 * HOUR) == (72,)  # type: ignore[arg-type]
+    assert timecontrol.reminders_passed(tc, 24 * HOUR) == (72, 24)  # type: ignore[arg-type]
+    assert timecontrol.reminders_passed(tc, -1) == ()  # type: ignore[arg-type]
+    assert timecontrol.schedule({"kind": "per-move", "days": 3}) == (24,)
+    assert timecontrol.schedule({"kind": "per-move", "days": 3, "remind_hours": 0}) == ()
+
+
+def test_one_reminder_time_is_written_as_logs_before_schedules_wrote_it(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
+    """A header written before schedules existed keeps its bytes and its hash: one time
+    is still `remind_hours`; several are `remind`, in one spelling, and a log that
+    writes them otherwise is corrupt."""
+    one, several = tmp_path / "one.corr", tmp_path / "several.corr"
+    assert corr("new", "combat", one, "-p", "Anna", "-p", "Ben", "--time", "per-move:3,remind=24").code == 0
+    assert b'"time_control":{"kind":"per-move","days":3,"remind_hours":24}' in one.read_bytes()
+    assert corr("new", "combat", several, "-p", "Anna", "-p", "Ben", "--time", "per-move:3,remind=24,72").code == 0
+    assert b'"time_control":{"kind":"per-move","days":3,"remind":"72,24"}' in several.read_bytes()
+    assert corr("audit", several).code == 0
+    assert "reminders 72 h and 24 h before the deadline" in corr("clock", several).out
+    several.write_bytes(several.read_bytes().replace(b'"remind":"72,24"', b'"remind":"24,72"'))
+    assert corr("audit", several).code == 2
+    result = corr("clock", several)
+    assert result.code == 2 and "largest first" in result.err and result.err.count("\n") == 1
 
 
 def test_reminder_in_a_bank() -> None:

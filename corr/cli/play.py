@@ -46,7 +46,7 @@ def new(
     time: Annotated[
         Optional[str],
         typer.Option("--time", metavar="SPEC", help="Time control: per-move:3, period:10/30 or bank:10+1/30, "
-                     "with ,remind=H and ,vacation=D (see `corr clock`)."),
+                     "with ,remind=H (a schedule: ,remind=72,24) and ,vacation=D (see `corr clock`)."),
     ] = None,
     revenge_of: Annotated[
         Optional[Path],
