@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from corr.engine.keys import vouched
 from corr.engine.position import Position
 from corr.errors import IllegalMove, UsageError
 from corr.games.base import QUIET, Action, Game, Outcome
@@ -65,13 +66,15 @@ def apply(game: Game, state: Any, action: Action) -> Outcome:
 
 def _clock(pos: Position, action: Action, note: str | None, before: list[Record]) -> None:
     """Check a timeout or vacation record against the time control; a due timeout makes
-    the seat on turn forfeit."""
+    the seat on turn forfeit. A timeout is claimed by another seat or, in a game its
+    host vouches for (format 2), by the host, whose key signs it: it runs the game's
+    clock when the seats sign their own records and it can sign none of them."""
     from corr import timecontrol  # only games with a time control have these records
 
     header = pos.header
     if header.time_control is None:
         raise IllegalMove("", f"this game has no time control, so no {action.type} records")
-    if action.by not in pos.game.seats:
+    if action.by not in pos.game.seats and not (action.type == "timeout" and action.by == "host" and vouched(header)):
         raise UsageError(f"unknown seat {action.by!r} (seats: {', '.join(pos.game.seats)})")
     when = timecontrol.instant(action.at)
     on_turn = pos.game.to_move(pos.state)

@@ -72,6 +72,12 @@ class Table(Position):
                 self.hold(private)
         return private
 
+    def can_sign(self, by: str) -> bool:
+        """Whether a record made by `by` can be added here: it goes unsigned, or this
+        table holds the key that must sign it."""
+        signer = keys.signer_of(self.header, by)
+        return signer is None or self._private(*signer) is not None
+
     def sign_panel(self, seat: str, seq: int, panel: str) -> str | None:
         """The host's signature of what its message tells `seat` alone at `seq` (its
         hand), where the game names a host and this table holds the host's key; a
@@ -259,7 +265,8 @@ class Table(Position):
 
     def claim_timeout(self, by: str | None) -> list[Record]:
         """A seat's claim that the seat on turn has run out of time: its timeout record
-        (it forfeits). A game keeping its own time (Domino, 6.1) is over at its limit
+        (it forfeits); in a game its host vouches for, the host may claim it too (`by`
+        "host"). A game keeping its own time (Domino, 6.1) is over at its limit
         instead: the claim appends what the limit made due (the dealer's reveal)."""
         if self.game.own_clock:
             made = self.due()
