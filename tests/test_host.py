@@ -273,7 +273,7 @@ def test_a_reminder_is_sent_once_when_due(hosted, corr):  # type: ignore[no-unty
         assert rcpt == ["ben@example.org"] and "reminder: your move, 11 hours left" in msg["Subject"]
         r = hosted.run()
         assert hosted.inbox.take() == []
-        assert json.loads(mail_host.host_path(path).read_text())["reminded"] == {"seq": 1, "seat": "B"}
+        assert json.loads(mail_host.host_path(path).read_text())["reminded"] == {"seq": 1, "seat": "B", "hours": [12]}
 
 
 def test_refuses_a_path_that_is_not_a_maildir(hosted, tmp_path, corr):  # type: ignore[no-untyped-def]

@@ -19,20 +19,23 @@ One pass (`run_pass`):
    message carries its own card and nobody else's (the attached log is public). A game
    the host has never mailed is announced to every seat at its current seq. What was
    mailed is kept per seat;
-3. the seat on turn gets a short reminder when `timecontrol.clocks` says it is due, at
-   most once per turn.
+3. the seat on turn gets a short reminder at each time of its clock's schedule
+   (`remind=72,24`, `hostclock.reminder_due`), each once per turn.
 
 Before a game is mailed, the computer moves for its seats on turn (`corr new --bot`,
-`FILE.bots.json`), so the players' messages already show its answer.
+`FILE.bots.json`), so the players' messages already show its answer; then a seat on
+turn whose time has run out loses on time: the host claims the timeout
+(`hostclock.claim`), and every seat's message says the game ended so.
 
 The host's own state lives next to each log in `FILE.host.json` (written atomically):
-`{"mailed": {"A": 3, ...}, "reminded": {"seq": 3, "seat": "B"}}`. Mail threading stays
-in the `FILE.mail.json` sidecar that `corr mail` keeps.
+`{"mailed": {"A": 3, ...}, "reminded": {"seq": 3, "seat": "B", "hours": [72, 24]}}`
+(see `hostclock`). Mail threading stays in the `FILE.mail.json` sidecar that `corr
+mail` keeps.
 
 A pass skips a game it left with nothing to do, as `FILE.idle.json` records (a cache,
 never game state: the log's size, modification time and inode then, and the next
-instant time alone could give the game something to do - a reminder, the end of
-Domino's clock): replaying it again would find the same. Any append, edit or
+instant time alone could give the game something to do - a reminder, a timeout to
+claim, the end of Domino's clock): replaying it again would find the same. Any append, edit or
 replacement of the log changes that fingerprint; deleting the file only costs a replay.
 
 Every message the host sends - a game's, a refusal's answer, a reminder - is first
@@ -210,25 +213,21 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
 
 def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: datetime, echo: Echo,
                 report: PassReport) -> bool:
-    """Remind the seat on turn when its clock says so, once per turn; True if state changed."""
-    from corr import timecontrol
+    """Remind the seat on turn when a time of its clock's schedule has come, each time
+    once per turn (`hostclock.reminder_due`); True if state changed."""
+    from corr.mail import hostclock
 
-    to_move = rep.to_move()
-    if to_move is None or rep.header.time_control is None:
+    due = hostclock.reminder_due(rep, state, now)
+    if due is None:
         return False
-    clock = timecontrol.clocks(rep.header, rep.standing(), to_move, now).get(to_move)
-    if not clock or not clock["remind"]:
-        return False
-    done = state.get("reminded") or {}
-    if done.get("seq") == rep.seq and done.get("seat") == to_move:
-        return False
+    to_move, clock, hours = due
     seat = next((s for s in rep.header.seats if s.seat == to_move), None)
     if seat is None or not seat.email:
         return False
     msg = reminder(rep, seat, clock["left"], clock["deadline"], config.sender)
     if not _send(msg, config, report, echo, f"{path.name}: could not remind seat {to_move}"):
         return False
-    state["reminded"] = {"seq": rep.seq, "seat": to_move}
+    hostclock.note_reminded(state, rep, to_move, hours)
     report.reminded += 1
     echo(f"{path.name}: reminded seat {to_move} {msg['To']}: {msg['Subject']}")
     return True
@@ -284,22 +283,13 @@ def _seq(value: Any) -> int:
 
 def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
     """The first instant at which time alone could give this game something to do: the
-    seat on turn's reminder (once per turn) or the end of a game's own clock; None when
-    only a new record could."""
+    seat on turn's next reminder (each time of its schedule once per turn), the second
+    its time runs out (the host claims the timeout) or the end of a game's own clock;
+    None when only a new record could."""
     from corr import clock as corr_clock
-    from corr import timecontrol
+    from corr.mail import hostclock
 
-    times = []
-    to_move = rep.to_move()
-    tc = rep.header.time_control
-    done = state.get("reminded") or {}
-    if to_move is not None and tc is not None and (done.get("seq"), done.get("seat")) != (rep.seq, to_move):
-        left = timecontrol.clocks(rep.header, rep.standing(), to_move, now).get(to_move)
-        remind = int(dict(tc).get("remind_hours", timecontrol.DEFAULT_REMIND_HOURS)) * timecontrol.HOUR
-        if left and left["deadline"] and remind > 0:
-            from datetime import timedelta
-
-            times.append(timecontrol.instant(left["deadline"]) - timedelta(seconds=remind))
+    times = hostclock.wake_times(rep, state, now)
     due = rep.due_at()
     if due is not None:
         times.append(due)
@@ -354,6 +344,7 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
     """One pass, under the games folder's lock (see run_pass)."""
     from corr import clock, engine
     from corr.mail.outbox import Outbox, Outgoing
+    from corr.mail import hostclock
 
     report = PassReport()
     config = Outgoing(config, Outbox(games))  # every message goes into the outbox first
@@ -406,6 +397,11 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
             answered = computer_moves(path, echo, rep, keys)
             if answered is not None:
                 rep, acted = answered, True
+            claimed = hostclock.claim(path, rep, when, keys)  # a seat out of time: the host claims it
+            if claimed is not None:
+                rep, acted = claimed[0], True
+                for line in hostclock.claim_lines(path.name, *claimed):
+                    echo(line)
             changed = mail_game(path, rep, state, config, echo, report)
             changed = remind_game(path, rep, state, config, when, echo, report) or changed
             if changed:
