@@ -13,7 +13,7 @@ from corr.cli.app import app
 
 host_app = typer.Typer(
     help="Host games for players who only send mail: ingest a Maildir, mail every seat its "
-    "view, answer refusals, send clock reminders; list what waits in the outbox.\n\n"
+    "view, answer refusals, send clock reminders, claim timeouts; list what waits in the outbox.\n\n"
     "\b\nExample:\n"
     "  corr host run --maildir ~/Maildir --games ~/games --smtp ~/.config/corr/smtp.toml\n"
     "  corr host outbox --games ~/games",
@@ -24,7 +24,7 @@ host_app = typer.Typer(
 app.add_typer(
     host_app,
     name="host",
-    help="Host games by email: ingest a Maildir, mail the seats, send reminders.\n\n"
+    help="Host games by email: ingest a Maildir, mail the seats, send reminders, claim timeouts.\n\n"
     "\b\nExample:\n"
     "  corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --once",
 )
@@ -51,13 +51,18 @@ def run(
     interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between passes.")] = 60.0,
     key: Annotated[Optional[Path], typer.Option("--key", metavar="KEY", help="The host's private key: it signs every "
                                                 "record of the games that name it host (`corr new --host`).")] = None,
+    digest: Annotated[Optional[str], typer.Option("--digest", metavar="HH:MM", help="Once a day from this time "
+                                                  "(UTC), send a player in several games one message listing every "
+                                                  "game of theirs on turn, instead of a reminder per game.")] = None,
 ) -> None:
     """Run the hosted games: each pass ingests the new messages into the games (then
     moves them to the Maildir's cur/, or the IMAP done_folder), mails every seat with an address the position of each game
     that moved (a game not mailed before is announced), answers each refused message
     saying why (unless it comes from an address none of the games names: a From can be
-    forged, and the host sends no mail to strangers), and reminds the seat on turn when
-    its clock says so (once per turn).
+    forged, and the host sends no mail to strangers), reminds the seat on turn at each
+    time of its clock's schedule (once per turn), and claims the timeout of a seat whose
+    time has run out (every seat is then mailed the result). With --digest, a player in
+    several games gets one message a day instead of a reminder per game.
     A message that cannot be handled at all (unreadable, too big, nested too deep) is
     set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why (over
     IMAP: in bad_folder, with a note message saying why).
@@ -86,6 +91,7 @@ def run(
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --interval 30
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --key hal.key
       corr host run --imap imap.toml --games ~/games --smtp smtp.toml --once
+      corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --digest 07:00
     """
     from corr.errors import CorrError, UsageError
     from corr.mail import smtp
@@ -94,6 +100,11 @@ def run(
 
     if interval < 0:
         raise UsageError(f"--interval should be 0 or more seconds, not {interval}")
+    daily = None
+    if digest is not None:
+        from corr.mail.digest import parse_time
+
+        daily = parse_time(digest)
     config = smtp.load_config(smtp_config)
     keys: tuple[object, ...] = ()
     if key is not None:
@@ -110,7 +121,7 @@ def run(
 
     if once:
         try:
-            report = run_pass(inbox, games, config, echo=_echo, keys=keys)
+            report = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily)
         finally:
             inbox.close()
         if report.summary():
@@ -142,7 +153,7 @@ def run(
         _echo(f"hosting {games} from {source} every {interval:g}s (stop with SIGINT or SIGTERM)")
         while not stop:
             try:
-                summary = run_pass(inbox, games, config, echo=_echo, keys=keys).summary()
+                summary = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily).summary()
                 if summary:
                     _echo(summary)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal

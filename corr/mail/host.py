@@ -84,6 +84,7 @@ class PassReport:
     set_aside: int = 0
     mailed: int = 0
     reminded: int = 0
+    digests: int = 0
     skipped: int = 0  # games left as the last pass left them (see `fingerprint`)
     sent: int = 0  # messages the SMTP server took from the outbox
     queued: int = 0  # messages left waiting in the outbox after the pass
@@ -212,9 +213,10 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
 
 
 def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: datetime, echo: Echo,
-                report: PassReport) -> bool:
+                report: PassReport, digest: Any = None) -> bool:
     """Remind the seat on turn when a time of its clock's schedule has come, each time
-    once per turn (`hostclock.reminder_due`); True if state changed."""
+    once per turn (`hostclock.reminder_due`), or leave it to the daily `digest` when that
+    covers the seat's address; True if state changed."""
     from corr.mail import hostclock
 
     due = hostclock.reminder_due(rep, state, now)
@@ -224,6 +226,10 @@ def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: d
     seat = next((s for s in rep.header.seats if s.seat == to_move), None)
     if seat is None or not seat.email:
         return False
+    if digest is not None and digest.covers(seat.email, clock["deadline"]):
+        hostclock.note_reminded(state, rep, to_move, hours)
+        echo(f"{path.name}: seat {to_move}'s reminder goes into the daily digest")
+        return True
     msg = reminder(rep, seat, clock["left"], clock["deadline"], config.sender)
     if not _send(msg, config, report, echo, f"{path.name}: could not remind seat {to_move}"):
         return False
@@ -303,12 +309,13 @@ def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
 
 
 def run_pass(inbox: Inbox | Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None,
-             keys: tuple[Any, ...] = ()) -> PassReport:
+             keys: tuple[Any, ...] = (), digest: tuple[int, int] | None = None) -> PassReport:
     """Ingest the new mail, mail the games that moved, send the reminders that are due.
     `inbox`: where the mail comes from (`corr.mail.inbox`; a path is a Maildir). One
     message or one game going wrong is reported and the pass goes on; only a games
     directory or Maildir that is not there raises. `keys`: the host's private key, which
-    signs the records of the games it vouches for (`corr new --host`).
+    signs the records of the games it vouches for (`corr new --host`). `digest`: the
+    time of day (UTC) of the daily digest to players in several games (`corr.mail.digest`).
 
     One pass at a time per games folder (`PASS_LOCK` in it): two overlapping passes
     (a cron job that outlived its minute) would take one reply and refuse the same as
@@ -336,13 +343,14 @@ def run_pass(inbox: Inbox | Path, games: Path, config: Any, echo: Echo = print, 
             from corr.mail.maildir import MaildirInbox
 
             inbox = MaildirInbox(inbox)
-        return _pass(inbox, games, config, echo, now, keys)
+        return _pass(inbox, games, config, echo, now, keys, digest)
 
 
 def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | None,
-          keys: tuple[Any, ...]) -> PassReport:
+          keys: tuple[Any, ...], digest: tuple[int, int] | None = None) -> PassReport:
     """One pass, under the games folder's lock (see run_pass)."""
     from corr import clock, engine
+    from corr.mail import digest as digests
     from corr.mail.outbox import Outbox, Outgoing
     from corr.mail import hostclock
 
@@ -376,6 +384,7 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
             echo(f"{source}: could not be handled: {why}")
 
     when = now or clock.now()
+    daily = digests.Digest(games, digest, when) if digest is not None else None
     for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
         try:
             seen = fingerprint(path)
@@ -403,7 +412,7 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
                 for line in hostclock.claim_lines(path.name, *claimed):
                     echo(line)
             changed = mail_game(path, rep, state, config, echo, report)
-            changed = remind_game(path, rep, state, config, when, echo, report) or changed
+            changed = remind_game(path, rep, state, config, when, echo, report, daily) or changed
             if changed:
                 write_state(path, state)
             idle = None if acted or _pending(rep, state) else {"log": seen, "wake": wake_time(rep, state, when)}
@@ -419,6 +428,9 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
                        f"internal error, a bug in corr: {type(err).__name__}: {err}", 1000)
             report.failures.append(f"{path.name}: {why}")
             echo(f"{path.name}: skipped: {why}")
+    if digest is not None:
+        report.digests += digests.send_due(games, digest, when, config.sender,
+                                           lambda msg, failure: _send(msg, config, report, echo, failure), echo)
 
     flushed = config.outbox.flush(config.smtp, now or clock.now(), echo)
     report.sent, report.queued, report.failed = flushed.sent, flushed.waiting, flushed.failed
