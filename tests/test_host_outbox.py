@@ -312,6 +312,31 @@ def test_a_refusal_s_answer_that_cannot_go_now_goes_with_a_later_pass(host, serv
     assert answer["In-Reply-To"] == "<out-of-turn@example.org>"
 
 
+def test_a_refused_message_taken_again_after_a_stop_is_answered_once(host, server):  # type: ignore[no-untyped-def]
+    """A host stopped after answering a refused message but before letting the message go
+    takes it again: the answer still waiting in the outbox is not queued a second time."""
+    smtpd, _ = server
+    path = host.game()
+    assert host.run().sent == 3
+    smtpd.take()
+    from corr import engine
+
+    msg = EmailMessage()
+    msg["From"] = PLAYERS[1]
+    msg["To"] = "Host <host@example.org>"
+    msg["Subject"] = f"Re: [corr {engine.load(path).header.id}] 0. new game"
+    msg["Message-ID"] = "<twice@example.org>"
+    msg.set_content("7 (8,7)\n")
+    mailbox.Maildir(host.maildir, create=False).add(msg)
+    assert host.run(port=free_port()).queued == 1
+    (taken,) = os.listdir(host.maildir / "cur")  # as if the pass had stopped before `done`
+    os.replace(host.maildir / "cur" / taken, host.maildir / "new" / taken.split(":")[0])
+    again = host.run(port=free_port())
+    assert (again.refused, again.queued) == (1, 1)
+    assert len(host.waiting()) == 1
+    assert host.run().sent == 1 and smtpd.take() == [BEN]
+
+
 def test_garbage_in_the_outbox_is_set_aside_and_the_pass_goes_on(host, server, corr):  # type: ignore[no-untyped-def]
     smtpd, _ = server
     host.game()

@@ -459,12 +459,13 @@ def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...
 
 def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: Echo, report: PassReport,
                  keys: tuple[Any, ...] = ()) -> None:
-    """Ingest one waiting message, then tell the inbox it is done (answering a refusal),
-    or set it aside when it cannot be handled at all. Only what ingest put on disk lets
-    the message go: a host stopped before `done` takes it again, which changes nothing."""
+    """Ingest one waiting message, answer it when it is refused, and only then tell the
+    inbox it is done; or set it aside when it cannot be handled at all. Only what is on
+    disk - the game's records, the answer in the outbox - lets the message go: a host
+    stopped before `done` takes it again, which changes nothing (the same answer still
+    waiting in the outbox is not queued twice)."""
     from corr.mail.ingest import ingest_bytes
     from corr.mail.message import flat
-    from corr.mail.reply import refusal_reply
 
     source = flat(f"{inbox.label}/{item.key}", 300)
     result = ingest_bytes(item.data, games, source, parsed=item.parsed, keys=keys)
@@ -477,23 +478,31 @@ def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: E
             return
         echo(f"set aside {source}: {result.message} ({where})")
         return
+    if result.ok:
+        report.ingested += 1
+        echo(f"ingested {result.line()}")
+    else:
+        report.refused += 1
+        echo(f"refused {result.line()}")
+        _answer(result, games, config, source, echo, report)
     try:
         inbox.done(item)
     except Exception as err:  # noqa: BLE001 - taken again next pass, which changes nothing
         echo(f"{source}: could not mark it done: {_why(err)}")
-    if result.ok:
-        report.ingested += 1
-        echo(f"ingested {result.line()}")
-        return
-    report.refused += 1
-    echo(f"refused {result.line()}")
+
+
+def _answer(result: Any, games: Path, config: Any, source: str, echo: Echo, report: PassReport) -> None:
+    """Tell the sender of a refused message why, unless it is automatic or comes from an
+    address no game names (a forged From would turn the answer into backscatter)."""
+    from corr.mail.message import flat
+    from corr.mail.people import stranger
+    from corr.mail.reply import refusal_reply
+
     if _automatic(result.msg):
         echo(f"{source}: not answered (an automatic message)")
         return
-    from corr.mail.people import stranger
-
     why = stranger(result.msg, games)
-    if why is not None:  # a forged From would turn the refusal into backscatter
+    if why is not None:
         echo(f"{source}: not answered: {flat(why, 300)}")
         return
     try:

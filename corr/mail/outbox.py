@@ -115,10 +115,14 @@ class _Tries:
 
 def identity(msg: EmailMessage) -> str:
     """What makes two messages one: for a game's message (it has X-Corr-Game) the
-    addressee and the Subject, which names the game and the seq; any other (a refusal's
-    answer) is its own, by its Message-ID."""
+    addressee and the Subject, which names the game and the seq; for the answer to a
+    refused message, the message it answers (In-Reply-To), so a message taken again
+    after a stop is not answered twice while the first answer waits; any other is its
+    own, by its Message-ID."""
     if msg["X-Corr-Game"] is not None:
         return f"game\0{msg['To']}\0{msg['Subject']}"
+    if msg["Auto-Submitted"] == "auto-replied" and msg["In-Reply-To"] is not None:
+        return f"answer\0{msg['In-Reply-To']}\0{msg['To']}\0{msg['Subject']}"
     return f"own\0{msg['Message-ID']}\0{msg['To']}\0{msg['Subject']}"
 
 
