@@ -16,10 +16,8 @@ The config file (all keys optional but `host`; a `[smtp]` table or top-level key
 
 from __future__ import annotations
 
-import os
 import smtplib
 import ssl as _ssl
-import sys
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -44,18 +42,9 @@ class SmtpConfig:
         return self.port or (465 if self.ssl else 587 if self.starttls else 25)
 
     def password(self) -> str | None:
-        if self.password_env:
-            value = os.environ.get(self.password_env)
-            if value is None:
-                raise UsageError(f"SMTP password: environment variable {self.password_env} is not set")
-            return value
-        if self.password_file:
-            path = Path(self.password_file).expanduser()
-            try:
-                return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
-            except OSError as err:
-                raise UsageError(f"SMTP password file {path}: {err.strerror or err}") from None
-        return None
+        from corr.mail.settings import password
+
+        return password(self.password_env, self.password_file, "SMTP")
 
 
 _KEYS = {"host", "port", "starttls", "ssl", "username", "password_env", "password_file", "from", "timeout"}
@@ -65,20 +54,9 @@ def load_config(path: Path | str | None, host: str | None = None, port: int | No
     """The SMTP settings from a TOML file, with --smtp-host / --smtp-port over it."""
     data: dict = {}
     if path is not None:
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # Python 3.10: the same parser as the package tomli
-            import tomli as tomllib
+        from corr.mail.settings import read_toml
 
-        try:
-            raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise UsageError(f"SMTP config {path}: {err.strerror or err}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise UsageError(f"SMTP config {path}: not valid TOML ({err})") from None
-        data = raw.get("smtp", raw) if isinstance(raw.get("smtp", raw), dict) else {}
-        if "password" in raw or "password" in data:
-            raise UsageError(f"SMTP config {path}: use password_env or password_file, not password")
+        data = read_toml(path, "SMTP config", "smtp")
         extra = set(data) - _KEYS
         if extra:
             raise UsageError(f"SMTP config {path}: unknown key {sorted(extra)[0]!r} (keys: {', '.join(sorted(_KEYS))})")
