@@ -373,6 +373,48 @@ def test_readme_hosting_section_runs_as_written(tmp_path: Path, corr, monkeypatc
     assert hosted.header.host is not None and hosted.header.corr == 2
 
 
+def test_readme_hosting_on_a_mailbox_runs_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:
+    """The section's two settings files, pointed at a Dovecot and an SMTP server on
+    127.0.0.1 (and the password file at the test user's), and its commands: the new game
+    is announced, and a reply APPENDed to the mailbox is taken by one pass into done."""
+    import json
+
+    from dovecot import PASSWORD, USER, dovecot
+    from test_host import reply
+
+    from corr import engine
+    from corr.mail.settings import read_toml
+
+    section = README.read_text().split("## Hosting on a mailbox\n", 1)[1].split("\n### ", 1)[0]
+    imap_toml, smtp_toml = re.findall(r"```toml\n(.*?)```", section, re.S)
+    monkeypatch.chdir(tmp_path)
+    Path("readme-imap.toml").write_text(imap_toml)
+    Path("readme-smtp.toml").write_text(smtp_toml)
+    imap, smtp = read_toml("readme-imap.toml", "IMAP", "imap"), read_toml("readme-smtp.toml", "SMTP", "smtp")
+    assert imap["tls"] == "implicit" and smtp["starttls"] is True
+    inbox, port = smtp_server
+    Path("pass").write_text(PASSWORD + "\n")
+    with dovecot() as server:
+        kept = "".join(f'{key} = "{imap[key]}"\n' for key in ("folder", "done_folder", "bad_folder"))
+        Path("imap.toml").write_text(f'[imap]\n{kept}host = "127.0.0.1"\nport = {server.port}\ntls = "none"\n'
+                                     f'username = "{USER}"\npassword_file = "pass"\n')
+        Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "{smtp["from"]}"\n')
+        commands = walkthrough("Hosting on a mailbox")
+        assert [args[:2] for args in commands] == [["new", "combat"], ["host", "run"]]
+        for args in commands:
+            result = corr(*args)
+            assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == ["anna@example.org", "ben@example.org"]
+        path = tmp_path / "games" / "club.corr"
+        first = json.loads(corr("legal", path, "--json").out)["moves"][0]
+        game_id = engine.load(path).header.id
+        server.append(reply(game_id, 0, "Anna <anna@example.org>", first + "\n", "<readme@example.org>").as_bytes())
+        result = corr(*commands[1])
+        assert result.code == 0, result.err
+        assert engine.load(path).seq == 1
+        assert server.messages("INBOX") == [] and len(server.messages("corr.done")) == 1
+
+
 def test_readme_computer_sections_run_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:
     """A game against strong, the terminal (a move typed, then quit: every move made is
     in the file) and a game against the computer by mail through the host."""
