@@ -18,6 +18,10 @@ not timed) it prints:
              then mailed to the game's three seats): the SMTP connections it opened,
              beside the messages it sent. Before the outbox every message had a
              connection of its own; now the pass sends all of them over one.
+  imap       the same pass taking 100 replies from an IMAP mailbox (a Dovecot started
+             on 127.0.0.1, as the tests start it; skipped without one) beside the same
+             pass over a Maildir: runs interleaved, wall and CPU time, the ratio
+             IMAP/Maildir as median (min-max) over the rounds.
 """
 
 from __future__ import annotations
@@ -128,6 +132,57 @@ def reply_pass(root: Path, port: int, sink: Sink, n: int) -> tuple[int, int, flo
     return sink.connections - connections, sink.messages - messages, seconds
 
 
+def imap_vs_maildir(root: Path, port: int, n: int, rounds: int) -> dict[str, list[tuple[float, float]]] | None:
+    """(wall, CPU) seconds of a pass taking a reply to each of n games, from a Maildir
+    and from an IMAP mailbox, interleaved over `rounds`; None without Dovecot."""
+    import os
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from dovecot import DOVECOT, PASSWORD, USER, running
+
+    from corr.mail import host, imap, smtp
+
+    if not os.access(DOVECOT, os.X_OK):
+        return None
+    quiet = lambda text: None  # noqa: E731
+    config_file = root / "smtp.toml"
+    root.mkdir(parents=True)
+    config_file.write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "Host <host@example.org>"\n')
+    config = smtp.load_config(config_file)
+    times: dict[str, list[tuple[float, float]]] = {"maildir": [], "imap": []}
+    with running() as server:
+        (root / "pass").write_text(PASSWORD + "\n")
+        imap_file = root / "imap.toml"
+        imap_file.write_text(f'host = "127.0.0.1"\nport = {server.port}\ntls = "none"\nusername = "{USER}"\n'
+                             f'password_file = "{root / "pass"}"\n')
+        for r in range(rounds):
+            for kind in ("maildir", "imap") if r % 2 == 0 else ("imap", "maildir"):
+                folder = root / f"{kind}-{r}"
+                ids = make_games(folder, n)
+                if kind == "maildir":
+                    source: object = root / f"Maildir-{r}"
+                    mailbox.Maildir(source, create=True)
+                else:
+                    source = imap.ImapInbox(imap.load_config(imap_file))
+                host.run_pass(source, folder, config, echo=quiet)  # the announcements
+                if kind == "maildir":
+                    box = mailbox.Maildir(source, create=False)
+                    for i, game_id in enumerate(ids):
+                        box.add(reply(game_id, i))
+                else:
+                    with server.client() as client:
+                        for i, game_id in enumerate(ids):
+                            client.append("INBOX", reply(game_id, i))
+                wall, cpu = time.perf_counter(), time.process_time()
+                report = host.run_pass(source, folder, config, echo=quiet)
+                times[kind].append((time.perf_counter() - wall, time.process_time() - cpu))
+                if kind == "imap":
+                    source.close()  # type: ignore[attr-defined]
+                if report.ingested != n:
+                    raise SystemExit(f"the {kind} pass took {report.ingested} of {n} replies")
+    return times
+
+
 def time_passes(root: Path, folder: Path, port: int) -> tuple[float, list[float]]:
     """(first pass, [idle passes]) seconds of one host pass over `folder`."""
     from corr.mail import host, smtp
@@ -178,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((n, per_msg, per_parse, first, statistics.median(idle)))
             replies = 20 if args.quick else 100
             connections, sent, seconds = reply_pass(Path(tmp) / "replies", port, sink, replies)
+            compared = imap_vs_maildir(Path(tmp) / "imap", port, replies, 3 if args.quick else 5)
     finally:
         controller.stop()
 
@@ -195,6 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"a pass taking {replies} replies: {sent} messages sent over {connections} SMTP connection"
           f"{'s' if connections != 1 else ''} in {seconds:.2f} s (one connection a message before the outbox: "
           f"{sent} connections, {sent / max(connections, 1):.0f}x as many)")
+    if compared is None:
+        print("imap: skipped (no Dovecot: Debian's dovecot-imapd)")
+    else:
+        for what, index in (("wall", 0), ("CPU", 1)):
+            ratios = sorted(i[index] / m[index] for i, m in zip(compared["imap"], compared["maildir"]))
+            imap_s = statistics.median(t[index] for t in compared["imap"])
+            maildir_s = statistics.median(t[index] for t in compared["maildir"])
+            print(f"a pass taking {replies} replies, {what} time: IMAP {imap_s:.2f} s, Maildir {maildir_s:.2f} s; "
+                  f"IMAP/Maildir {statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f}, "
+                  f"{len(ratios)} interleaved rounds)")
     return 0
 
 

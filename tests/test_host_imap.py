@@ -270,3 +270,26 @@ def test_folder_names_are_spelt_with_the_servers_separator(hosted: Setup) -> Non
         inbox.close()
     with hosted.server.client() as client:
         assert client.folder_exists("games.taken") and client.folder_exists("games.refused")
+
+
+@pytest.mark.parametrize("tls", ["implicit", "starttls"])
+def test_tls_implicit_and_starttls_with_the_server_s_own_ca(tmp_path: Path, corr: Any, smtp_server: Any,
+                                                           tls: str) -> None:
+    """The host talks TLS as a provider wants it: implicit (port 993's way) or STARTTLS,
+    the certificate checked against `ca_file`; without that CA the connection is refused
+    on one line, and nothing is read."""
+    with dovecot(tls=True) as secure:
+        hosted = Setup(tmp_path, corr, smtp_server, secure)
+        port = secure.tls_port if tls == "implicit" else secure.port
+        settings = (f'[imap]\nhost = "127.0.0.1"\nport = {port}\ntls = "{tls}"\nusername = "{USER}"\n'
+                    f'password_file = "{tmp_path / "imap-pass"}"\ntimeout = 10\n')
+        hosted.imap.write_text(settings)
+        move, data = hosted.move_reply("<tls@example.org>")
+        secure.append(data)
+        r = hosted.run()
+        assert r.code == 1 and "CERTIFICATE_VERIFY_FAILED" in r.out  # a CA nobody trusts
+        assert engine.load(hosted.path).seq == 0
+        hosted.imap.write_text(settings + f'ca_file = "{secure.ca}"\n')
+        r = hosted.run()
+        assert r.code == 0, r.err
+        assert f"played seq 1 A {move}" in r.out and secure.messages("INBOX") == []

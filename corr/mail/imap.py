@@ -10,6 +10,7 @@ imapclient.
     username = "games@example.org"
     password_env = "CORR_IMAP_PASSWORD"           # the password from this variable,
     # password_file = "~/.config/corr/imap-pass"  # or from the first line of this file
+    # ca_file = "~/club-ca.pem"   # trust this CA too (a server with a certificate of its own)
     folder = "INBOX"              # where the replies arrive
     done_folder = "corr/done"     # taken messages go here
     bad_folder = "corr/bad"       # messages that cannot be handled, with a note each
@@ -44,7 +45,7 @@ MAX_PER_PASS = 500
 BATCH = 100
 TLS_MODES = ("implicit", "starttls", "none")
 _KEYS = {"host", "port", "tls", "username", "password_env", "password_file", "folder", "done_folder",
-         "bad_folder", "timeout"}
+         "bad_folder", "timeout", "ca_file"}
 
 
 @dataclass
@@ -59,6 +60,7 @@ class ImapConfig:
     done_folder: str = "corr/done"
     bad_folder: str = "corr/bad"
     timeout: float = 30.0
+    ca_file: str | None = None
 
     @property
     def effective_port(self) -> int:
@@ -89,7 +91,7 @@ def load_config(path: Path | str) -> ImapConfig:
     for key in ("host", "username"):
         if not isinstance(data.get(key), str) or not data[key].strip():
             raise UsageError(f"{what}: {key} is missing")
-    for key in ("password_env", "password_file", "folder", "done_folder", "bad_folder", "tls"):
+    for key in ("password_env", "password_file", "folder", "done_folder", "bad_folder", "tls", "ca_file"):
         if key in data and (not isinstance(data[key], str) or not data[key].strip()):
             raise UsageError(f"{what}: {key} should be a non-empty string")
     tls = data.get("tls", "implicit")
@@ -110,7 +112,7 @@ def load_config(path: Path | str) -> ImapConfig:
     return ImapConfig(host=data["host"].strip(), username=data["username"], port=port, tls=tls,
                       password_env=data.get("password_env"), password_file=data.get("password_file"),
                       folder=folders[0].strip("/"), done_folder=folders[1].strip("/"),
-                      bad_folder=folders[2].strip("/"), timeout=float(timeout))
+                      bad_folder=folders[2].strip("/"), timeout=float(timeout), ca_file=data.get("ca_file"))
 
 
 def connect(config: ImapConfig) -> Any:
@@ -121,6 +123,11 @@ def connect(config: ImapConfig) -> Any:
     secret = password(config.password_env, config.password_file, "IMAP")
     try:
         context = ssl.create_default_context()
+        if config.ca_file:
+            context.load_verify_locations(cafile=str(Path(config.ca_file).expanduser()))
+    except (OSError, ssl.SSLError) as err:
+        raise UsageError(f"IMAP ca_file {config.ca_file}: {_said(err)}") from None
+    try:
         client = IMAPClient(config.host, port=config.effective_port, ssl=config.tls == "implicit",
                             ssl_context=context, timeout=config.timeout)
     except (OSError, IMAPClientError) as err:
@@ -220,6 +227,7 @@ class ImapInbox:
 
         client = self._open()
         try:
+            client.noop()  # a connection kept from an earlier pass learns of the new mail
             uids = sorted(int(uid) for uid in client.search("ALL"))[:MAX_PER_PASS]
         except Exception as err:  # noqa: BLE001 - imapclient's errors, the socket's
             self._lost()
