@@ -472,3 +472,22 @@ def test_readme_text_board_is_what_corr_prints(tmp_path: Path, corr, monkeypatch
     start = printed.index("+-1-------+-2-------+-3-------+")
     shown = re.search(r"\n```\n(\+-1-.*?)```", README.read_text(), re.S)
     assert shown and shown.group(1).splitlines() == printed[start:start + 13]
+
+
+def test_readme_step_through_page_is_made_as_written(tmp_path: Path, corr, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The section's one line, its `> moyo.html` done by the test: a page with a position
+    for every record and seq 0, and the result at the end."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").mkdir()
+    example = README.parent / "examples" / "moyo-standard.corr"
+    (tmp_path / "examples" / "moyo-standard.corr").write_bytes(example.read_bytes())
+    (args,) = walkthrough("A game to step through")
+    assert args[-2:] == [">", "moyo.html"]
+    result = corr(*args[:-2])
+    assert result.code == 0, result.err
+    Path("moyo.html").write_text(result.out)
+    from corr import engine
+
+    records = engine.load(tmp_path / "examples" / "moyo-standard.corr").seq
+    assert result.out.count('<section class="position"') == records + 1
+    assert "Result: B wins" in result.out

@@ -203,7 +203,7 @@ def log_cmd(file: LogFile) -> None:
 @app.command()
 def replay(
     file: LogFile,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or html.")] = "text",
     color: Color = "auto",
     jsonl: Annotated[bool, typer.Option("--jsonl", help="One compact JSON position per line (JSON Lines).")] = False,
 ) -> None:
@@ -211,6 +211,9 @@ def replay(
 
     --format json prints one JSON document: the list of positions, seq 0 first, each
     as `corr show --format json` prints it. --jsonl prints one position per line.
+    --format html prints one self-contained page to step through in a browser: the
+    board, the move list beside it, buttons, a slider and the arrow keys, the result at
+    the end; nothing in it is fetched from anywhere.
     A record the public may not read yet (a move on a seat's own board in a running
     Domino duel) changes nothing it sees: no position is shown for it, and a note on
     stderr says how many were left out.
@@ -220,6 +223,7 @@ def replay(
       corr replay game.corr | less
       corr replay game.corr --jsonl | jq -c '{seq, scores}'
       corr replay game.corr --color always | less -R
+      corr replay game.corr --format html > game.html
     """
     import sys
 
@@ -229,7 +233,12 @@ def replay(
     from corr.seatview import newest_read, observe
     from corr.term import wanted
 
-    check_format(fmt, ("text", "json"))
+    check_format(fmt, ("text", "json", "html"))
+    if fmt == "html":
+        from corr.replay_page import page
+
+        out(page(_load(file).log))
+        return
     colour = wanted(color, sys.stdout) and fmt == "text"
     unread = []
 
