@@ -21,6 +21,12 @@ def _columns(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+def columns(text: str) -> int:
+    """Terminal columns a line of text takes (no control characters in it): what pads a
+    name to line up a table."""
+    return sum(map(_columns, text))
+
+
 def short_name(text: str, width: int = SHORT_NAME) -> str:
     """A seat name made safe for one line of a text board: control characters (a newline
     or a terminal escape in a name from a mail) become spaces, and a name wider than
