@@ -1,0 +1,1 @@
+"""Tournaments: events of many games, their pairings and standings."""
