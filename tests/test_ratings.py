@@ -178,3 +178,4 @@ def test_ratings_refuse_a_missing_folder_and_an_unknown_game_in_one_line(tmp_pat
 def test_ratings_with_no_finished_game_say_so(tmp_path: Path, corr) -> None:
     r = corr("ratings", tmp_path)
     assert (r.code, r.out) == (0, "no finished game to rate\nrated 0 games; skipped no log\n")
+

@@ -451,6 +451,18 @@ def test_readme_status_section_lists_the_games(tmp_path: Path, corr, monkeypatch
     assert result.code == 0 and "club.corr" in result.out and "(you)" in result.out
 
 
+def test_readme_ratings_section_prints_what_it_shows(tmp_path: Path, corr, monkeypatch) -> None:
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(README.parent / "examples", tmp_path / "examples")
+    (args,) = walkthrough("Ratings")
+    result = corr(*args)
+    section = README.read_text().split("## Ratings\n", 1)[1]
+    shown = re.search(r"```\n(combat, 2 seats.*?)```", section, re.S)
+    assert result.code == 0 and shown and result.out == shown.group(1)
+
+
 def test_every_readme_section_with_commands_is_run_by_a_test() -> None:
     """Each section holding `corr` commands is walked through by a test of this file."""
     text = README.read_text()

@@ -24,7 +24,8 @@ def ratings(
     or a player in two seats is skipped, and counted in the last line (--verbose says
     each with its reason). Games of two seats are rated by Glicko-2, of three to six by
     OpenSkill's Plackett-Luce model, one game at a time in the order the games ended
-    (the time of their last record), a list per game and system. A player is known by
+    (the time of their last record), a list per game and system; --game keeps one game
+    (and the logs skipped that are of it or of no game that could be read). A player is known by
     the seat's address when it has one, else by the name. A resignation, a timeout or a
     forfeit counts as the game's result says; several winners are a draw. With --json:
     {ratings: [{game, system, games, players: [{player, name, address, rating,
@@ -48,8 +49,9 @@ def ratings(
 
         wanted = canonical(game)
     games, skipped = collect(folders)
-    if wanted is not None:
+    if wanted is not None:  # a log of unknown game (unreadable) still counts as skipped
         games = [g for g in games if g.game == wanted]
+        skipped = [s for s in skipped if s.game in (None, wanted)]
     tables = rate(games)
     if as_json:
         out(json.dumps(report_json(tables, games, skipped), indent=2, ensure_ascii=False) + "\n")

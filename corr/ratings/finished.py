@@ -49,6 +49,7 @@ class Skipped:
     file: str
     reason: str  # one of REASONS
     detail: str = ""
+    game: str | None = None  # when the header could be read
 
 
 def player(seat: Any) -> Player:
@@ -83,10 +84,10 @@ def read(path: Path, label: str) -> Finished | Skipped:
         report = audit(path)
         if not report["intact"]:
             fatal = report["findings"][-1]["detail"] if report["findings"] else "the audit failed"
-            return Skipped(label, CORRUPT, fatal.removeprefix(f"{path}: "))
+            return Skipped(label, CORRUPT, fatal.removeprefix(f"{path}: "), report.get("game"))
         result = report["result"]
         if not result["over"]:
-            return Skipped(label, UNFINISHED, "the game is not over")
+            return Skipped(label, UNFINISHED, "the game is not over", report["game"])
         log = store.read(path)
     except CorrError as err:
         message = str(err).removeprefix(f"{path}: ")  # the line names the file already
@@ -97,10 +98,10 @@ def read(path: Path, label: str) -> Finished | Skipped:
         return Skipped(label, UNREADABLE, f"not a corr log ({type(err).__name__}: {err})")
     seats = log.header.seats
     if len(seats) < 2:
-        return Skipped(label, ALONE, "a game alone has nobody to be rated against")
+        return Skipped(label, ALONE, "a game alone has nobody to be rated against", log.header.game)
     players = tuple(player(s) for s in seats)
     if len({p.key for p in players}) < len(players):
-        return Skipped(label, TWICE, "a player against themself is not rated")
+        return Skipped(label, TWICE, "a player against themself is not rated", log.header.game)
     letters = [s.seat for s in seats]
     winners = list(result["winners"])
     forfeit = result["forfeit"]["seat"] if result.get("forfeit") else None
