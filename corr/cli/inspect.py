@@ -272,6 +272,8 @@ def audit(
                                          callback=file_callback)],
     as_json: JsonFlag = False,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text, json or html.")] = "text",
+    games: Annotated[Optional[Path], typer.Option("--games", metavar="DIR", help="An event log's games: check "
+                                                  "every result against its audited game log.")] = None,
 ) -> None:
     """Verify a log: chain, hashes, schema, turn order and every move against the rules.
 
@@ -281,14 +283,27 @@ def audit(
     combat 4.1, cards 4.1) is not reported until a later move closes its window: nobody
     is told before then (`corr referee examine` says it).
 
+    An event log (`corr tournament new`) is checked too: its chain, its rounds against
+    its pairing system and, with --games, every result against its game's audited log;
+    a finding makes the exit 2.
+
     \b
     Example:
       corr audit game.corr --json
       corr audit game.corr --format html > report.html
+      corr audit club.tour --games games
     """
     from corr.audit import audit as run_audit, summary
+    from corr.tournament.eventlog import is_event
 
     check_format(fmt, ("text", "json", "html"))
+    if is_event(file):
+        _audit_event(file, games, as_json or fmt == "json", fmt)
+        return
+    if games is not None:
+        from corr.errors import UsageError
+
+        raise UsageError(f"--games is for an event log, and {file} is a game's")
     report = run_audit(file)
     if not report["intact"]:
         _hint(file, report)
@@ -301,6 +316,21 @@ def audit(
     else:
         out(summary(report))
     if not report["intact"]:
+        raise typer.Exit(2)
+
+
+def _audit_event(file: Path, games: Optional[Path], as_json: bool, fmt: str) -> None:
+    """`corr audit EVENT.tour`: the event's report; exit 2 unless it is sound."""
+    from corr.errors import UsageError
+    from corr.tournament.audit import audit as event_audit, summary
+
+    if fmt == "html":
+        raise UsageError("an event's audit is text or json; its standings have --format html")
+    if games is not None and not games.is_dir():
+        raise UsageError(f"--games {games}: no such folder")
+    report = event_audit(file, games)
+    out(json.dumps(report, indent=2, ensure_ascii=False) + "\n" if as_json else summary(report))
+    if not report["sound"]:
         raise typer.Exit(2)
 
 
