@@ -1,0 +1,203 @@
+"""Whole events through the command line: started, paired, played to the end by the
+computer, recorded, ranked and audited; a false result and an edited event log caught."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from corr import engine, randomplay
+from corr.tournament import eventlog
+
+PLAYERS = ["Anna", "Ben <ben@example.org>", "Cleo", "Dan"]
+
+
+def play_round(games: Path, seed: int) -> None:
+    """Play every unfinished game in `games` to its end, every seat at random, on disk."""
+    for i, path in enumerate(sorted(games.glob("*.corr"))):
+        with engine.writing(path) as table:
+            randomplay.play_on(table, random.Random(seed * 100 + i))
+
+
+def new_event(corr, tmp_path: Path, *args: str, players: list[str] = PLAYERS) -> tuple[Path, Path]:
+    event, games = tmp_path / "club.tour", tmp_path / "games"
+    games.mkdir()
+    result = corr("tournament", "new", event, *args, *(a for p in players for a in ("-p", p)))
+    assert result.code == 0, result.err
+    return event, games
+
+
+def run_event(corr, event: Path, games: Path) -> int:
+    """Pair, play and record every round; the number of rounds played."""
+    rounds = 0
+    while True:
+        paired = corr("tournament", "pair", event, "--games", games)
+        if paired.code == 1 and "is over" in paired.err:
+            return rounds
+        assert paired.code == 0, paired.err
+        rounds += 1
+        play_round(games, rounds)
+        recorded = corr("tournament", "record", event, "--games", games)
+        assert recorded.code == 0, recorded.err
+
+
+def test_a_double_round_robin_of_combat_played_to_the_end(tmp_path: Path, corr) -> None:
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "double-round-robin")
+    assert run_event(corr, event, games) == 6
+    assert len(list(games.glob("*.corr"))) == 12  # six rounds of two tables
+    data = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert data["finished"] and data["played"] == 6
+    rows = {r["name"]: r for r in data["standings"]}
+    assert all(r["games"] == 6 for r in rows.values())
+    # the crosstable's points add up to the games' results: one point a game, 12 games
+    assert sum(r["points"] for r in rows.values()) == 12
+    for a, row in data["crosstable"].items():
+        assert sum(row.values()) == next(r["points"] for r in data["standings"] if str(r["player"]) == a)
+        for b, points in row.items():
+            assert points + data["crosstable"][b][a] == 2  # two games between each two players
+    ranks = [r["rank"] for r in data["standings"]]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    audit = corr("audit", event, "--games", games)
+    assert audit.code == 0, audit.out + audit.err
+    assert "sound" in audit.out
+    text = corr("tournament", "standings", event).out
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "Anna" in text and "Ben" in text and "SB" in text
+    html = corr("tournament", "standings", event, "--format", "html").out
+    assert html.startswith("<!DOCTYPE html>") and "<script" not in html and "Cleo" in html
+
+
+def test_pair_is_refused_while_the_round_is_being_played(tmp_path: Path, corr) -> None:
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    assert corr("tournament", "pair", event, "--games", games).code == 0
+    before = event.read_bytes()
+    refused = corr("tournament", "pair", event, "--games", games)
+    assert refused.code == 1 and "still being played" in refused.err and refused.err.count("\n") == 1
+    assert event.read_bytes() == before
+    assert sorted(p.name for p in games.iterdir()) == ["club-r1-t1.corr", "club-r1-t2.corr"]
+
+
+def test_a_result_the_game_log_does_not_bear_out_is_a_finding(tmp_path: Path, corr) -> None:
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    corr("tournament", "pair", event, "--games", games)
+    play_round(games, 1)
+    # a director writes the first table's result the other way round, chained and canonical
+    log = eventlog.read(event)
+    table = log.records[0]["tables"][0]
+    audit = corr("audit", games / table["file"], "--json")
+    winners = json.loads(audit.out)["result"]["winners"]
+    places = [1, 2] if winners == ["B"] else [2, 1]
+    with eventlog.writing(event) as writer:
+        writer.stage(writer.record("result", "2026-01-01T00:00:00Z", round=1, table=1, game=table["game"],
+                                   final="0" * 64, places=places, scores=[0, 0]))
+        writer.flush()
+    audited = corr("audit", event, "--games", games)
+    assert audited.code == 2
+    assert "result at seq 2" in audited.out and "round 1 table 1" in audited.out
+    assert corr("audit", event).code == 0  # without the games, the log itself is intact
+
+
+def test_an_edited_event_log_is_corrupt_in_one_line(tmp_path: Path, corr) -> None:
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    corr("tournament", "pair", event, "--games", games)
+    play_round(games, 1)
+    assert corr("tournament", "record", event, "--games", games).code == 0
+    data = event.read_bytes()
+    edited = data.replace(b'"places":[1,2]', b'"places":[2,1]', 1)
+    if edited == data:
+        edited = data.replace(b'"places":[2,1]', b'"places":[1,2]', 1)
+    edited = edited.replace(b'"players":[1,4]', b'"players":[4,1]')  # the first round, seats swapped
+    event.write_bytes(edited)
+    audited = corr("audit", event)
+    assert audited.code == 2 and "CORRUPT" in audited.out and "chain" in audited.out
+    for command in (("standings", event), ("pair", event, "--games", games), ("record", event)):
+        refused = corr("tournament", *command)
+        assert refused.code == 2 and refused.err.startswith("corr: error:") and refused.err.count("\n") == 1
+
+
+def test_a_torn_or_noncanonical_event_log_is_corrupt(tmp_path: Path, corr) -> None:
+    event, _ = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    header = event.read_bytes()
+    event.write_bytes(header.replace(b'","game"', b'", "game"'))
+    assert corr("tournament", "standings", event).code == 2
+    event.write_bytes(header[:-5])
+    assert corr("tournament", "standings", event).code == 2
+
+
+def test_a_forged_ruling_is_corrupt_and_a_signed_one_decides_the_game(tmp_path: Path, corr) -> None:
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    assert corr("key", "new", "--out", keys / "rita", "--role", "referee").code == 0
+    assert corr("key", "new", "--out", keys / "mallory").code == 0
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin",
+                             "--director", "Rita <rita@example.org>", "--director-key", str(keys / "rita.pub"))
+    corr("tournament", "pair", event, "--games", games)
+    forged = corr("tournament", "rule", event, "adjudicate", "--round", "1", "--table", "1", "--places", "1,2",
+                  "--sign", keys / "mallory.key", "--because", "won position")
+    assert forged.code == 1 and "not the director's key" in forged.err
+    ruled = corr("tournament", "rule", event, "adjudicate", "--round", "1", "--table", "1", "--places", "1,2",
+                 "--sign", keys / "rita.key", "--because", "won position")
+    assert ruled.code == 0, ruled.err
+    standings = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert standings["crosstable"]["1"] == {"4": 1.0}
+    event.write_bytes(event.read_bytes().replace(b"won position", b"lost position"))
+    audited = corr("audit", event)
+    assert audited.code == 2 and "signature" in audited.out
+
+
+def test_a_knockout_is_seeded_and_ends_with_one_winner(tmp_path: Path, corr) -> None:
+    players = ["Anna", "Ben", "Cleo", "Dan", "Eve"]
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "knockout", players=players)
+    first = corr("tournament", "pair", event, "--games", games)
+    assert "bye: Anna" in first.out and "bye: Ben" in first.out and "bye: Cleo" in first.out
+    assert "Dan - Eve" in first.out
+    for number in (1, 2, 3):
+        if number > 1:
+            assert corr("tournament", "pair", event, "--games", games).code == 0
+        play_round(games, number)
+        assert corr("tournament", "record", event, "--games", games).code == 0
+    assert "is over" in corr("tournament", "pair", event, "--games", games).err
+    assert corr("audit", event, "--games", games).code == 0
+
+
+def test_tables_of_three_seat_everyone_and_score_by_placing(tmp_path: Path, corr) -> None:
+    players = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin", "--table", "3",
+                             players=players)
+    paired = corr("tournament", "pair", event, "--games", games)
+    assert paired.code == 0 and paired.out.count(" - ") == 4  # two tables of three
+    play_round(games, 1)
+    assert corr("tournament", "record", event, "--games", games).code == 0
+    data = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert sum(r["points"] for r in data["standings"]) == 2 * 3  # three pairs at each of two tables
+    header = json.loads(corr("show", games / "club-r1-t1.corr", "--format", "json").out)
+    assert len(header["seats"]) == 3
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--game", "combat", "--system", "swiss"), "swiss"),
+    (("--game", "moyo", "--system", "round-robin", "--table", "3"), "--table 3"),
+    (("--game", "combat", "--system", "knockout", "--table", "3"), "two"),
+    (("--game", "combat", "--system", "round-robin", "--rounds", "2"), "--rounds 2"),
+    (("--game", "chess", "--system", "round-robin"), "chess"),
+])
+def test_new_refuses_an_event_it_cannot_run_in_one_line(tmp_path: Path, corr, args: tuple[str, ...],
+                                                        words: str) -> None:
+    event = tmp_path / "bad.tour"
+    result = corr("tournament", "new", event, *args, "-p", "Anna", "-p", "Ben", "-p", "Cleo", "-p", "Dan")
+    assert result.code == 1 and words in result.err and result.err.count("\n") == 1
+    assert not event.exists()
+
+
+def test_a_withdrawn_players_opponents_get_byes(tmp_path: Path, corr) -> None:
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    corr("tournament", "pair", event, "--games", games)
+    play_round(games, 1)
+    corr("tournament", "record", event, "--games", games)
+    assert corr("tournament", "withdraw", event, "Dan", "--because", "moved").code == 0
+    second = corr("tournament", "pair", event, "--games", games)
+    assert "Dan" not in second.out.replace("bye: Dan", "") and "bye: Cleo" in second.out  # Berger: 4-3 in round 2
+    assert corr("audit", event, "--games", games).code == 0

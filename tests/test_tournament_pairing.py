@@ -1,0 +1,110 @@
+"""Pairings: Berger tables, knockout brackets and tables of more than two seats hold
+the properties an event relies on."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from corr.tournament import pairing
+
+
+def met_and_first(rounds: list[pairing.Tables], count: int) -> tuple[Counter[frozenset[int]], Counter[int]]:
+    met: Counter[frozenset[int]] = Counter()
+    first: Counter[int] = Counter()
+    for tables in rounds:
+        for table in tables:
+            if max(table) > count:
+                continue  # the extra number of an odd count: a bye
+            first[table[0]] += 1
+            met.update(frozenset(pair) for pair in combinations(table, 2))
+    return met, first
+
+
+@pytest.mark.parametrize("count", [4, 5, 6, 8])
+def test_berger_tables_meet_each_pair_once_with_first_seats_balanced(count: int) -> None:
+    rounds = pairing.berger(count)
+    assert len(rounds) == count - 1 + count % 2
+    met, first = met_and_first(rounds, count)
+    assert set(met) == {frozenset(p) for p in combinations(range(1, count + 1), 2)}
+    assert set(met.values()) == {1}
+    games = count - 1  # each player's games
+    assert all(first[p] in (games // 2, (games + 1) // 2) for p in range(1, count + 1)), first
+    for tables in rounds:  # nobody twice in a round
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated))
+
+
+def test_berger_tables_are_fides_for_six() -> None:
+    assert pairing.berger(6) == [
+        [(1, 6), (2, 5), (3, 4)], [(6, 4), (5, 3), (1, 2)], [(2, 6), (3, 1), (4, 5)],
+        [(6, 5), (1, 4), (2, 3)], [(3, 6), (4, 2), (5, 1)],
+    ]
+
+
+def test_berger_for_five_gives_each_player_one_bye() -> None:
+    byes = Counter()
+    for number in range(1, 6):
+        round_ = pairing.without(pairing.round_robin(5, 2, 5, False, number), set(), 5)
+        assert len(round_.tables) == 2 and len(round_.byes) == 1
+        byes.update(round_.byes)
+    assert byes == Counter({p: 1 for p in range(1, 6)})
+
+
+def test_double_round_robin_plays_the_cycle_again_seats_swapped() -> None:
+    first = [pairing.round_robin(4, 2, 6, True, n) for n in range(1, 4)]
+    second = [pairing.round_robin(4, 2, 6, True, n) for n in range(4, 7)]
+    assert second == [[(b, a) for a, b in tables] for tables in first]
+    met, seats = met_and_first(first + second, 4)
+    assert set(met.values()) == {2} and set(seats.values()) == {3}
+
+
+def test_knockout_bracket_seeds_the_best_apart() -> None:
+    assert pairing.bracket(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    order = pairing.bracket(16)
+    assert order.index(1) < 8 <= order.index(2)  # 1 and 2 meet only in the final
+    assert len({order.index(seed) // 4 for seed in (1, 2, 3, 4)}) == 4  # the best four in four quarters
+
+
+def test_knockout_of_six_gives_the_two_best_seeds_byes() -> None:
+    first = pairing.knockout_round(pairing.knockout(6, []))
+    assert sorted(first.byes) == [1, 2]
+    assert sorted(first.tables) == [(3, 6), (4, 5)]
+    assert pairing.knockout_rounds(6) == 3
+
+
+@pytest.mark.parametrize("count, seats", [(4, 3), (7, 3), (9, 3), (6, 3), (8, 4), (12, 4), (5, 4)])
+def test_tables_meet_everyone_as_evenly_as_the_numbers_allow_and_share_the_first_seat(count: int, seats: int) -> None:
+    rounds_ = pairing.rounds_to_meet(count, seats)
+    schedule = [list(r) for r in pairing.tables_schedule(count, seats, rounds_)]
+    met, first = met_and_first(schedule, count)
+    for tables in schedule:
+        assert sorted(p for t in tables for p in t) == list(range(1, count + 1))
+        assert all(2 <= len(t) <= seats for t in tables)
+    firsts = [first[p] for p in range(1, count + 1)]
+    assert max(firsts) - min(firsts) <= 1
+    counts = [met[frozenset(p)] for p in combinations(range(1, count + 1), 2)]
+    meetings = sum(counts)
+    pairs = len(counts)
+    # spread as evenly as these meetings allow: within one where a resolvable schedule is
+    # known to exist (9 at threes: each pair exactly once), within two otherwise
+    assert max(counts) - min(counts) <= (1 if (count, seats) in {(4, 3), (7, 3), (9, 3)} else 2)
+    assert max(counts) <= -(-meetings // pairs) + 1
+    if (count, seats) == (9, 3):
+        assert set(counts) == {1}
+
+
+def test_the_tables_schedule_is_the_same_every_time() -> None:
+    pairing.tables_schedule.cache_clear()
+    once = pairing.tables_schedule(8, 4, 3)
+    pairing.tables_schedule.cache_clear()
+    assert pairing.tables_schedule(8, 4, 3) == once
+
+
+def test_swiss_is_refused_until_its_pairing_exists() -> None:
+    from corr.errors import UsageError
+
+    with pytest.raises(UsageError, match="swiss"):
+        pairing.planned_rounds("swiss", 8, 2, 5)
