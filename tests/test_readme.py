@@ -503,3 +503,31 @@ def test_readme_step_through_page_is_made_as_written(tmp_path: Path, corr, monke
     records = engine.load(tmp_path / "examples" / "moyo-standard.corr").seq
     assert result.out.count('<section class="position"') == records + 1
     assert "Result: B wins" in result.out
+
+
+def test_readme_tournament_section_runs_an_event(tmp_path: Path, corr, monkeypatch) -> None:
+    """The director's walkthrough; the players' games are played to their end by the
+    computer before each `record`."""
+    import json
+    import random
+
+    from corr import engine, randomplay
+
+    monkeypatch.chdir(tmp_path)
+    commands = walkthrough("Running a tournament")
+    assert commands[1][:2] == ["tournament", "new"]
+    for number, args in enumerate(commands):
+        target = None
+        if ">" in args:
+            args, target = args[: args.index(">")], args[args.index(">") + 1]
+        if args[:2] == ["tournament", "record"]:
+            for path in sorted(Path("games").glob("*.corr")):
+                with engine.writing(path) as table:
+                    randomplay.play_on(table, random.Random(number))
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+        if target is not None:
+            Path(target).write_text(result.out)
+    assert "Sonneborn-Berger" in Path("standings.html").read_text()
+    data = json.loads(corr("tournament", "standings", "club.tour", "--format", "json").out)
+    assert data["played"] == 2 and sum(r["points"] for r in data["standings"]) == 4

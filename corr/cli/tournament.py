@@ -95,7 +95,8 @@ def new(
 
 @tournament_app.command("pair")
 def pair(file: EventFile, games: GamesDir = None) -> None:
-    """Pair the next round and make each table's game log, named EVENT-rR-tT.corr.
+    """Pair the next round and make each table's game log, named EVENT-rR-tT.corr
+    (the --games folder is made if it is missing).
 
     Refused while a game of the round before has no result (`corr tournament record`).
 
@@ -103,11 +104,17 @@ def pair(file: EventFile, games: GamesDir = None) -> None:
     Example:
       corr tournament pair club.tour --games games
     """
+    from corr.cli.app import folder_for
     from corr.names import visible
     from corr.tournament.director import pair as make
 
-    event, number = make(file, games)
     folder = games if games is not None else file.parent
+    if not file.is_file():
+        from corr.tournament.eventlog import read
+
+        read(file)  # says what is wrong with it, before a folder is made for its games
+    with folder_for(folder):
+        event, number = make(file, games)
     typer.echo(f"round {number} of {event.planned}:")
     for table in event.rounds[number - 1]:
         names = " - ".join(event.players[p].name for p in table.players)
