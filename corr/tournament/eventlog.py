@@ -134,6 +134,8 @@ def check_header(data: Any) -> None:
     """Raise _Bad naming the first field of an event header that is wrong."""
     if type(data) is not dict:
         raise _Bad("line: not a JSON object")
+    if "seats" in data and "kind" not in data:
+        raise _Bad("a game's log, not an event's: `corr tournament` takes the .tour file")
     _only(data, {"corr", "type", "kind", "id", "name", "game", "system", "rounds", "table", "players", "options",
                  "time_control", "director", "created"})
     _need(data, "corr", lambda v: v == FORMAT, f"{FORMAT}, the event log format")
