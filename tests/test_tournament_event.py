@@ -178,7 +178,8 @@ def test_tables_of_three_seat_everyone_and_score_by_placing(tmp_path: Path, corr
 
 
 @pytest.mark.parametrize("args, words", [
-    (("--game", "combat", "--system", "swiss"), "swiss"),
+    (("--game", "combat", "--system", "swiss", "--table", "3"), "Swiss of tables"),
+    (("--game", "war", "--system", "swiss", "--rounds", "4"), "--rounds 4"),
     (("--game", "moyo", "--system", "round-robin", "--table", "3"), "--table 3"),
     (("--game", "combat", "--system", "knockout", "--table", "3"), "two"),
     (("--game", "combat", "--system", "round-robin", "--rounds", "2"), "--rounds 2"),
@@ -201,3 +202,30 @@ def test_a_withdrawn_players_opponents_get_byes(tmp_path: Path, corr) -> None:
     second = corr("tournament", "pair", event, "--games", games)
     assert "Dan" not in second.out.replace("bye: Dan", "") and "bye: Cleo" in second.out  # Berger: 4-3 in round 2
     assert corr("audit", event, "--games", games).code == 0
+
+
+def test_a_six_player_swiss_of_war_is_paired_by_score_and_nobody_meets_twice(tmp_path: Path, corr) -> None:
+    """Six players, three rounds (the default: enough to single out a winner), every game
+    played to its end by the computer; the FIDE Dutch pairing never repeats a game, pairs
+    each round's leaders together, and the event audits."""
+    players = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+    event, games = new_event(corr, tmp_path, "--game", "war", "--system", "swiss", players=players)
+    assert run_event(corr, event, games) == 3
+    data = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert data["finished"] and data["rounds"] == 3
+    assert sum(r["points"] for r in data["standings"]) == 9  # nine games, a point each
+    met: list[frozenset[int]] = []
+    from corr.tournament import event as tournament_event
+
+    played = tournament_event.read(event)
+    for number, tables in enumerate(played.rounds, 1):
+        assert len(tables) == 3 and not played.byes.get(number)
+        met += [frozenset(t.players) for t in tables]
+    assert len(met) == len(set(met)) == 9
+    # round 2 pairs the round-1 winners among themselves where it can: no winner of
+    # round 1 meets a loser of it unless the winners were odd in number
+    winners = {t.players[t.places.index(1)] for t in played.rounds[0] if t.places and t.places.count(1) == 1}
+    mixed = [t for t in played.rounds[1] if len(set(t.players) & winners) == 1]
+    assert len(mixed) <= len(winners) % 2
+    audit = corr("audit", event, "--games", games)
+    assert audit.code == 0, audit.out + audit.err

@@ -103,8 +103,16 @@ def test_the_tables_schedule_is_the_same_every_time() -> None:
     assert pairing.tables_schedule(8, 4, 3) == once
 
 
-def test_swiss_is_refused_until_its_pairing_exists() -> None:
+def test_a_swiss_plays_enough_rounds_to_single_out_a_winner_and_never_more_than_repeats_allow() -> None:
     from corr.errors import UsageError
 
-    with pytest.raises(UsageError, match="swiss"):
-        pairing.planned_rounds("swiss", 8, 2, 5)
+    assert pairing.planned_rounds("swiss", 6, 2, None) == 3
+    assert pairing.planned_rounds("swiss", 8, 2, None) == 3
+    assert pairing.planned_rounds("swiss", 9, 2, None) == 4
+    assert pairing.planned_rounds("swiss", 3, 2, None) == 2
+    assert pairing.planned_rounds("swiss", 8, 2, 7) == 7
+    for count, rounds in ((8, 8), (4, 4), (8, 0)):
+        with pytest.raises(UsageError, match=f"--rounds {rounds}"):
+            pairing.planned_rounds("swiss", count, 2, rounds)
+    with pytest.raises(UsageError, match="Swiss of tables"):
+        pairing.planned_rounds("swiss", 9, 3, None)

@@ -77,13 +77,41 @@ def expected_round(event: Event, number: int) -> pairing.Round:
     count, seats, system = len(event.players), header["table"], header["system"]
     gone = {p.number for p in event.players.values() if p.withdrawn is not None and p.withdrawn < number}
     if system == "swiss":
-        return pairing.swiss_round()  # Swiss: corr.tournament.swiss.pair_swiss, once it exists
+        return _swiss(event, number, gone)
     if system == "knockout":
         winners = [_advancing(event, r, gone) for r in range(1, number)]
         alive = [p if p not in gone else 0 for p in pairing.knockout(count, winners)]
         return pairing.knockout_round(alive)
     tables = pairing.round_robin(count, seats, event.planned, system == "double-round-robin", number)
     return pairing.without(tables, gone, count)
+
+
+def _swiss(event: Event, number: int, gone: set[int]) -> pairing.Round:
+    """Round `number` of a Swiss: the players still in, by their scores and the games
+    before it. A game against a player who has withdrawn since is left out of what the
+    pairing looks at (its points stay in the standings); a bye is worth nothing, as in
+    the standings."""
+    from corr.tournament.placing import pair_points
+
+    active = [n for n in sorted(event.players) if n not in gone]
+    scores = {n: 0.0 for n in active}
+    history: list[list[tuple[int, int | None, float, float]]] = []
+    for r in range(1, number):
+        played: list[tuple[int, int | None, float, float]] = []
+        for table in event.rounds[r - 1]:
+            a, b = table.players
+            pa = pb = 0.0
+            if table.places is not None:
+                pa, pb = pair_points(table.places[0], table.places[1]), pair_points(table.places[1], table.places[0])
+            if a in scores:
+                scores[a] += pa
+            if b in scores:
+                scores[b] += pb
+            if a in scores and b in scores:
+                played.append((a, b, pa, pb))
+        played += [(p, None, 0.0, 0.0) for p in event.byes.get(r, []) if p in scores]
+        history.append(played)
+    return pairing.swiss_round(active, scores, history, event.header["rounds"])
 
 
 def _advancing(event: Event, number: int, gone: set[int]) -> list[int]:

@@ -186,8 +186,13 @@ def _seat(schedule: list[list[list[int]]]) -> list[list[list[int]]]:
 def planned_rounds(system: str, count: int, seats: int, rounds: int | None) -> int:
     """How many rounds an event of `system` plays; refuses a --rounds it cannot take."""
     if system == "swiss":
-        raise UsageError("--system swiss: the Swiss pairing is not available yet; use round-robin, "
-                         "double-round-robin or knockout")
+        if seats != 2:
+            raise UsageError("--system swiss is for games of two (--table 2); a Swiss of tables is not built yet")
+        most = count - 1 + count % 2  # beyond this some pair would meet twice
+        natural = min(most, max(1, math.ceil(math.log2(count))))
+        if rounds is not None and not 1 <= rounds <= most:
+            raise UsageError(f"--rounds {rounds}: a Swiss of {count} players plays 1 to {most} rounds")
+        return natural if rounds is None else rounds
     cycles = 2 if system == "double-round-robin" else 1
     if system == "knockout":
         if seats != 2:
@@ -238,8 +243,15 @@ def without(tables: Tables, gone: set[int], count: int) -> Round:
     return Round(kept, sorted(byes))
 
 
-def swiss_round() -> Round:
-    """Swiss pairing goes here: `corr.tournament.swiss.pair_swiss(players, scores,
-    history)` pairs by the FIDE Dutch system once it is written; until then an event
-    cannot be a Swiss (`planned_rounds` refuses it)."""
-    raise UsageError("--system swiss: the Swiss pairing is not available yet")
+def swiss_round(players: list[int], scores: dict[int, float], history: list[list[tuple[int, int | None, float, float]]],
+                rounds: int) -> Round:
+    """The next round of a Swiss by the FIDE Dutch system (`corr.tournament.swiss`):
+    `players` in their starting order, `scores` their points, `history` each round's
+    games as (first, second or None for a bye, points of each)."""
+    from corr.tournament.swiss import Game, pair_swiss
+
+    games = [[Game(str(a), None if b is None else str(b), (pa, pb)) for a, b, pa, pb in played]
+             for played in history]
+    pairs, bye = pair_swiss([str(p) for p in players], {str(p): v for p, v in scores.items()}, games,
+                            rounds=rounds, bye_points=0.0)
+    return Round([(int(a), int(b)) for a, b in pairs], [int(bye)] if bye is not None else [])
