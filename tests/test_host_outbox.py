@@ -289,20 +289,26 @@ def test_a_pass_killed_before_noting_what_it_mailed_puts_each_message_in_the_out
     assert smtpd.take() == [ANNA, BEN, CLEO]
 
 
-def test_a_refusal_s_answer_that_cannot_go_now_goes_with_a_later_pass(host, server):  # type: ignore[no-untyped-def]
-    smtpd, _ = server
-    path = host.game()
-    assert host.run().sent == 3
-    smtpd.take()
+def out_of_turn(host: Host, path: Path, message_id: str) -> None:
+    """Deliver Ben's move at seq 0, when Anna is on turn: a message the host refuses and
+    answers."""
     from corr import engine
 
     msg = EmailMessage()
     msg["From"] = PLAYERS[1]
     msg["To"] = "Host <host@example.org>"
     msg["Subject"] = f"Re: [corr {engine.load(path).header.id}] 0. new game"
-    msg["Message-ID"] = "<out-of-turn@example.org>"
+    msg["Message-ID"] = message_id
     msg.set_content("7 (8,7)\n")
     mailbox.Maildir(host.maildir, create=False).add(msg)
+
+
+def test_a_refusal_s_answer_that_cannot_go_now_goes_with_a_later_pass(host, server):  # type: ignore[no-untyped-def]
+    smtpd, _ = server
+    path = host.game()
+    assert host.run().sent == 3
+    smtpd.take()
+    out_of_turn(host, path, "<out-of-turn@example.org>")
     down = host.run(port=free_port())
     assert (down.refused, down.sent, down.queued) == (1, 0, 1)
     up = host.run()
@@ -319,15 +325,7 @@ def test_a_refused_message_taken_again_after_a_stop_is_answered_once(host, serve
     path = host.game()
     assert host.run().sent == 3
     smtpd.take()
-    from corr import engine
-
-    msg = EmailMessage()
-    msg["From"] = PLAYERS[1]
-    msg["To"] = "Host <host@example.org>"
-    msg["Subject"] = f"Re: [corr {engine.load(path).header.id}] 0. new game"
-    msg["Message-ID"] = "<twice@example.org>"
-    msg.set_content("7 (8,7)\n")
-    mailbox.Maildir(host.maildir, create=False).add(msg)
+    out_of_turn(host, path, "<twice@example.org>")
     assert host.run(port=free_port()).queued == 1
     (taken,) = os.listdir(host.maildir / "cur")  # as if the pass had stopped before `done`
     os.replace(host.maildir / "cur" / taken, host.maildir / "new" / taken.split(":")[0])

@@ -268,9 +268,10 @@ def from_addresses(msg: EmailMessage) -> list[str] | None:
         return None
 
 
-def read_bounded(path: Path) -> bytes | None:
-    """A message file's bytes, at most MAX_MESSAGE + 1 of them (enough to refuse it by
-    size); None when it is not a regular file or cannot be read."""
+def read_bounded(path: Path, limit: int = MAX_MESSAGE) -> bytes | None:
+    """A message file's bytes, at most `limit` + 1 of them (enough to refuse it by
+    size); None when it is not a regular file (a folder, a link, a pipe) or cannot be
+    read."""
     import stat
 
     try:
@@ -280,7 +281,7 @@ def read_bounded(path: Path) -> bytes | None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks, left = [], MAX_MESSAGE + 1
+        chunks, left = [], limit + 1
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
             if not chunk:

@@ -477,21 +477,9 @@ def _heading(path: Path) -> tuple[str, str]:
 def _read(path: Path, limit: int = MAX_FILE) -> bytes | None:
     """At most limit + 1 bytes of a regular file; None for anything else (a folder, a
     link, a pipe) or a file that cannot be read."""
-    import stat
+    from corr.mail.message import read_bounded
 
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    return read_bounded(path, limit)
 
 
 def _remove(path: Path) -> None:
