@@ -531,3 +531,23 @@ def test_readme_tournament_section_runs_an_event(tmp_path: Path, corr, monkeypat
     assert "Sonneborn-Berger" in Path("standings.html").read_text()
     data = json.loads(corr("tournament", "standings", "club.tour", "--format", "json").out)
     assert data["played"] == 2 and sum(r["points"] for r in data["standings"]) == 4
+
+
+def test_readme_host_runs_the_event_as_written(tmp_path: Path, corr, monkeypatch, smtp_server) -> None:
+    """The section's pass over an event of four players waiting for its first round:
+    the round is paired into games/ and each player's game announced."""
+    inbox, port = smtp_server
+    monkeypatch.chdir(tmp_path)
+    Path("smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "club@example.org"\n')
+    Path("events").mkdir()
+    Path("games").mkdir()  # the host's games folder, as in the Hosting section
+    players = [f"{n} <{n.lower()}@example.org>" for n in ("Anna", "Ben", "Cleo", "Dan")]
+    made = corr("tournament", "new", "events/club.tour", "--game", "combat", "--system", "round-robin",
+                *(a for p in players for a in ("-p", p)))
+    assert made.code == 0, made.err
+    (args,) = walkthrough("The host runs the event")
+    args = [a.replace("~/Maildir", str(tmp_path / "Maildir")) for a in args]
+    result = corr(*args)
+    assert result.code == 0, result.err
+    assert "round 1 paired: 2 games" in result.out
+    assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == sorted(p.split("<")[1][:-1] for p in players)

@@ -51,18 +51,26 @@ def run(
     interval: Annotated[float, typer.Option("--interval", metavar="SECONDS", help="Seconds between passes.")] = 60.0,
     key: Annotated[Optional[Path], typer.Option("--key", metavar="KEY", help="The host's private key: it signs every "
                                                 "record of the games that name it host (`corr new --host`).")] = None,
+    tournaments: Annotated[Optional[Path], typer.Option("--tournaments", metavar="DIR", help="Run the events "
+                                                         "(*.tour) in DIR: take their games' results, pair each next "
+                                                         "round into --games, mail the players the standings.",
+                                                         show_default=False)] = None,
     digest: Annotated[Optional[str], typer.Option("--digest", metavar="HH:MM", help="Once a day from this time "
                                                   "(UTC), send a player in several games one message listing every "
                                                   "game of theirs on turn, instead of a reminder per game.")] = None,
 ) -> None:
     """Run the hosted games: each pass ingests the new messages into the games (then
-    moves them to the Maildir's cur/, or the IMAP done_folder), mails every seat with an address the position of each game
-    that moved (a game not mailed before is announced), answers each refused message
+    moves them to the Maildir's cur/, or the IMAP done_folder), mails every seat with an
+    address the position of each game that moved (a game not mailed before is
+    announced), answers each refused message
     saying why (unless it comes from an address none of the games names: a From can be
     forged, and the host sends no mail to strangers), reminds the seat on turn at each
     time of its clock's schedule (once per turn), and claims the timeout of a seat whose
     time has run out (every seat is then mailed the result). With --digest, a player in
-    several games gets one message a day instead of a reminder per game.
+    several games gets one message a day instead of a reminder per game. With
+    --tournaments, the events there are run too: each finished game's result taken,
+    each next round paired into --games (its games announced by the same pass), the
+    standings mailed to every player after each round.
     A message that cannot be handled at all (unreadable, too big, nested too deep) is
     set aside in the Maildir's bad/ folder, with NAME.reason beside it saying why (over
     IMAP: in bad_folder, with a note message saying why).
@@ -91,6 +99,7 @@ def run(
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --interval 30
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --key hal.key
       corr host run --imap imap.toml --games ~/games --smtp smtp.toml --once
+      corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --tournaments ~/events
       corr host run --maildir ~/Maildir --games ~/games --smtp smtp.toml --digest 07:00
     """
     from corr.errors import CorrError, UsageError
@@ -116,12 +125,14 @@ def run(
                          f"`corr new GAME {games / 'NAME.corr'} ...` makes it)")
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
+    if tournaments is not None and not tournaments.is_dir():
+        raise UsageError(f"--tournaments {tournaments}: no such folder (the event logs, *.tour, live there)")
     inbox = _inbox(maildir, imap_config)
     source = maildir if maildir is not None else f"{inbox.label} on {getattr(inbox, 'config').where}"
 
     if once:
         try:
-            report = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily)
+            report = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily, tournaments=tournaments)
         finally:
             inbox.close()
         if report.summary():
@@ -153,7 +164,8 @@ def run(
         _echo(f"hosting {games} from {source} every {interval:g}s (stop with SIGINT or SIGTERM)")
         while not stop:
             try:
-                summary = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily).summary()
+                summary = run_pass(inbox, games, config, echo=_echo, keys=keys, digest=daily,
+                                   tournaments=tournaments).summary()
                 if summary:
                     _echo(summary)
             except CorrError as err:  # a bad pass (e.g. the Maildir went away) is reported, not fatal

@@ -309,13 +309,15 @@ def wake_time(rep: Any, state: dict[str, Any], now: datetime) -> str | None:
 
 
 def run_pass(inbox: Inbox | Path, games: Path, config: Any, echo: Echo = print, now: datetime | None = None,
-             keys: tuple[Any, ...] = (), digest: tuple[int, int] | None = None) -> PassReport:
+             keys: tuple[Any, ...] = (), digest: tuple[int, int] | None = None,
+             tournaments: Path | None = None) -> PassReport:
     """Ingest the new mail, mail the games that moved, send the reminders that are due.
     `inbox`: where the mail comes from (`corr.mail.inbox`; a path is a Maildir). One
     message or one game going wrong is reported and the pass goes on; only a games
     directory or Maildir that is not there raises. `keys`: the host's private key, which
     signs the records of the games it vouches for (`corr new --host`). `digest`: the
     time of day (UTC) of the daily digest to players in several games (`corr.mail.digest`).
+    `tournaments`: a folder of event logs the host runs (`corr.mail.events`).
 
     One pass at a time per games folder (`PASS_LOCK` in it): two overlapping passes
     (a cron job that outlived its minute) would take one reply and refuse the same as
@@ -343,11 +345,12 @@ def run_pass(inbox: Inbox | Path, games: Path, config: Any, echo: Echo = print, 
             from corr.mail.maildir import MaildirInbox
 
             inbox = MaildirInbox(inbox)
-        return _pass(inbox, games, config, echo, now, keys, digest)
+        return _pass(inbox, games, config, echo, now, keys, digest, tournaments)
 
 
 def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | None,
-          keys: tuple[Any, ...], digest: tuple[int, int] | None = None) -> PassReport:
+          keys: tuple[Any, ...], digest: tuple[int, int] | None = None,
+          tournaments: Path | None = None) -> PassReport:
     """One pass, under the games folder's lock (see run_pass)."""
     from corr import clock, engine
     from corr.mail import digest as digests
@@ -384,6 +387,11 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
             echo(f"{source}: could not be handled: {why}")
 
     when = now or clock.now()
+    if tournaments is not None:  # results taken, rounds paired: the games loop announces them
+        from corr.mail.events import run_events
+
+        report.failures += run_events(tournaments, games, when, config.sender,
+                                      lambda msg, failure: _send(msg, config, report, echo, failure), echo)
     daily = digests.Digest(games, digest, when) if digest is not None else None
     for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
         try:
