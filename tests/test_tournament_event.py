@@ -30,6 +30,17 @@ def new_event(corr, tmp_path: Path, *args: str, players: list[str] = PLAYERS) ->
     return event, games
 
 
+def directed_event(corr, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A round robin with Rita as its director; the folder of her key and of Mallory's."""
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    assert corr("key", "new", "--out", keys / "rita", "--role", "referee").code == 0
+    assert corr("key", "new", "--out", keys / "mallory").code == 0
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin",
+                             "--director", "Rita <rita@example.org>", "--director-key", str(keys / "rita.pub"))
+    return event, games, keys
+
+
 def run_event(corr, event: Path, games: Path) -> int:
     """Pair, play and record every round; the number of rounds played."""
     rounds = 0
@@ -128,12 +139,7 @@ def test_a_torn_or_noncanonical_event_log_is_corrupt(tmp_path: Path, corr) -> No
 
 
 def test_a_forged_ruling_is_corrupt_and_a_signed_one_decides_the_game(tmp_path: Path, corr) -> None:
-    keys = tmp_path / "keys"
-    keys.mkdir()
-    assert corr("key", "new", "--out", keys / "rita", "--role", "referee").code == 0
-    assert corr("key", "new", "--out", keys / "mallory").code == 0
-    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin",
-                             "--director", "Rita <rita@example.org>", "--director-key", str(keys / "rita.pub"))
+    event, games, keys = directed_event(corr, tmp_path)
     corr("tournament", "pair", event, "--games", games)
     forged = corr("tournament", "rule", event, "adjudicate", "--round", "1", "--table", "1", "--places", "1,2",
                   "--sign", keys / "mallory.key", "--because", "won position")
@@ -202,6 +208,52 @@ def test_a_withdrawn_players_opponents_get_byes(tmp_path: Path, corr) -> None:
     second = corr("tournament", "pair", event, "--games", games)
     assert "Dan" not in second.out.replace("bye: Dan", "") and "bye: Cleo" in second.out  # Berger: 4-3 in round 2
     assert corr("audit", event, "--games", games).code == 0
+
+
+def test_withdrawal_scores_as_iccf_does_the_game_being_played_lost_the_rest_won_by_the_opponents(
+        tmp_path: Path, corr) -> None:
+    """Dan leaves during round 2 of a four-player round robin: his round-2 game is lost,
+    his round-3 opponent wins without playing, his round-1 game stands."""
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "round-robin")
+    corr("tournament", "pair", event, "--games", games)
+    play_round(games, 1)
+    corr("tournament", "record", event, "--games", games)
+    round_one = json.loads(corr("tournament", "standings", event, "--format", "json").out)["crosstable"]["4"]
+    corr("tournament", "pair", event, "--games", games)
+    assert corr("tournament", "withdraw", event, "Dan", "--because", "moved").code == 0
+    from corr.tournament import event as tournament_event
+
+    after = tournament_event.read(event)
+    (dans,) = [t for t in after.rounds[1] if 4 in t.players]
+    (rival,) = [p for p in dans.players if p != 4]
+    assert dans.places is not None and dans.places[dans.players.index(4)] == 2 and dans.ruled == "withdraw"
+    assert [t.file for t in after.open_tables()] != [dans.file]  # the other table plays on
+    play_round(games, 2)
+    assert corr("tournament", "record", event, "--games", games).code == 0
+    assert corr("tournament", "pair", event, "--games", games).code == 0  # round 3: Dan's opponent has a bye
+    play_round(games, 3)
+    assert corr("tournament", "record", event, "--games", games).code == 0
+    data = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert data["finished"]
+    cross = data["crosstable"]
+    assert cross["4"] == {**round_one, str(rival): 0.0, **{k: 0.0 for k in cross["4"] if k not in round_one}}
+    assert all(cross[o]["4"] == 1.0 for o in cross if o != "4" and o not in round_one)  # won without playing
+    assert sum(r["points"] for r in data["standings"]) == 6  # every scheduled game counted once
+    assert corr("audit", event, "--games", games).code == 0
+
+
+def test_with_a_director_a_withdrawal_is_the_director_s_signed_ruling(tmp_path: Path, corr) -> None:
+    event, games, keys = directed_event(corr, tmp_path)
+    before = event.read_bytes()
+    unsigned = corr("tournament", "withdraw", event, "Dan")
+    assert unsigned.code == 1 and "--sign" in unsigned.err and event.read_bytes() == before
+    forged = corr("tournament", "withdraw", event, "Dan", "--sign", keys / "mallory.key")
+    assert forged.code == 1 and "not the director's key" in forged.err and event.read_bytes() == before
+    assert corr("tournament", "withdraw", event, "Dan", "--because", "ill", "--sign", keys / "rita.key").code == 0
+    assert corr("audit", event).code == 0
+    event.write_bytes(event.read_bytes().replace(b'"ill"', b'"bored"'))
+    audited = corr("audit", event)
+    assert audited.code == 2 and "signature" in audited.out
 
 
 def test_a_six_player_swiss_of_war_is_paired_by_score_and_nobody_meets_twice(tmp_path: Path, corr) -> None:

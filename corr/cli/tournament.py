@@ -188,17 +188,25 @@ def withdraw(
     file: EventFile,
     player: Annotated[str, typer.Argument(metavar="PLAYER", help="The player's name or number.", show_default=False)],
     because: Annotated[Optional[str], typer.Option("--because", metavar="TEXT", help="Why, for the log.")] = None,
+    sign: Annotated[Optional[Path], typer.Option("--sign", metavar="KEY", help="The director's private key: in an "
+                                                 "event with a director, a withdrawal is the director's ruling.")]
+    = None,
 ) -> None:
-    """Note that a player leaves the event: not paired again; their games stand.
+    """Note that a player leaves the event, scored as ICCF scores it: the game they are
+    playing is lost, they are not paired again, and in a round robin each game the
+    schedule still held for them is won by the opponent (who has a bye that round).
+    Their games played stand. In an event with a director it is the director's ruling,
+    signed with --sign.
 
     \b
     Example:
       corr tournament withdraw club.tour Dan --because "moved abroad"
+      corr tournament withdraw club.tour Dan --because "moved abroad" --sign rita.key
     """
     from corr.names import visible
     from corr.tournament.director import player_number, withdraw as leave
 
-    event = leave(file, player, because)
+    event = leave(file, player, because, key=sign)
     typer.echo(visible(f"{event.players[player_number(event, player)].name} withdrew: not paired from round "
                        f"{len(event.rounds) + 1} on"))
 

@@ -255,15 +255,29 @@ def player_number(event: Event, given: str) -> int:
     return found[0]
 
 
-def withdraw(path: Path | str, player: str, note: str | None = None, now: datetime | None = None) -> Event:
-    """Note that a player leaves: from the next round on they are not paired, and whoever
-    would have met them has a bye. Their games played, and the one being played, stand."""
+def withdraw(path: Path | str, player: str, note: str | None = None, now: datetime | None = None,
+             key: Path | str | None = None) -> Event:
+    """Note that a player leaves: the game they are playing is lost, from the next round
+    on they are not paired, and whoever would have met them in a round robin wins that
+    game (`corr.tournament.withdrawal`); their games played stand. In an event with a
+    director, a withdrawal is the director's ruling, signed with `key`."""
+    from corr.identity import load_private, public_text
+
+    private = load_private(key) if key is not None else None
     with eventlog.writing(path) as writer:
         event = build(writer.log)
+        director = event.header.get("director")
+        if director is not None and private is None:
+            raise UsageError(f"{path} has a director: a withdrawal is the director's ruling, signed with --sign KEY")
+        if director is None and private is not None:
+            raise UsageError(f"{path} names no director: a withdrawal is noted without --sign")
+        if private is not None and director is not None and public_text(private) != director["key"]:
+            raise UsageError(f"{key} is not the director's key")
         number = player_number(event, player)
         if event.players[number].withdrawn is not None:
             raise UsageError(f"{event.players[number].name} has withdrawn already")
-        writer.stage(writer.record("withdraw", clock.stamp(now), player=number, note=note or None))
+        draft = writer.record("withdraw", clock.stamp(now), player=number, note=note or None)
+        writer.stage(eventlog.sign(private, event.header["id"], draft) if private is not None else draft)
         writer.flush()
         return build(writer.log)
 

@@ -37,7 +37,7 @@ class Table:
     places: list[int] | None = None  # None while the game is being played
     scores: list[int] | None = None
     final: str | None = None  # the hash of the game log's last line when the result was taken
-    ruled: str | None = None  # "adjudicate" or "forfeit" when the director decided the result
+    ruled: str | None = None  # "adjudicate" or "forfeit" when the director decided it, "withdraw" when a player left
 
 
 @dataclass
@@ -166,6 +166,12 @@ def _take(event: Event, record: dict[str, Any]) -> None:
         if player.withdrawn is not None:
             raise _Wrong(f"player {player.number} withdrew already")
         player.withdrawn = len(event.rounds)
+        for table in event.open_tables():  # the game being played is lost (ICCF's practice)
+            if player.number in table.players:
+                from corr.tournament.placing import forfeited
+
+                table.places = forfeited(len(table.players), table.players.index(player.number))
+                table.ruled = "withdraw"
     else:
         _ruling(event, record)
 

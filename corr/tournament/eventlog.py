@@ -167,7 +167,7 @@ _FIELDS = {
     "round": {"round", "tables"},
     "bye": {"round", "player"},
     "result": {"round", "table", "game", "final", "places", "scores"},
-    "withdraw": {"player", "note"},
+    "withdraw": {"player", "note", "sig"},
     "ruling": {"by", "decision", "round", "table", "places", "player", "name", "email", "note", "sig"},
 }
 
@@ -210,6 +210,7 @@ def check_record(data: Any) -> None:
     elif kind == "withdraw":
         _need(data, "player", _is_int, "a player number")
         _need(data, "note", _is_text(2000), "a note of 1 to 2000 characters", optional=True)
+        _need(data, "sig", _is_text(200), "the director's signature", optional=True)
     else:
         _need(data, "by", lambda v: v == "director", "'director'")
         decision = _need(data, "decision", lambda v: v in DECISIONS, "one of " + ", ".join(DECISIONS))
@@ -286,8 +287,9 @@ def parse(data: bytes, path: Path) -> EventLog:
         if record["prev"] != prev:
             raise CorruptLog(f"{path}: seq {i} does not chain to the line before it (prev hash differs): the log "
                              "was edited", seq=i, kind="chain")
-        if record["type"] == "ruling":
-            _check_signature(header, record, path)
+        if record["type"] == "ruling" or (record["type"] == "withdraw"
+                                          and ("director" in header or "sig" in record)):
+            _check_signature(header, record, path)  # with a director, a withdrawal is the director's ruling
         prev = store.line_hash(raw)
         log.records.append(record)
     log.raw = rows[1:]
@@ -302,6 +304,9 @@ def _check_signature(header: dict[str, Any], record: dict[str, Any], path: Path)
     if director is None:
         raise CorruptLog(f"{path}: seq {seq} is a director's ruling, but the event names no director",
                          seq=seq, kind="signature")
+    if "sig" not in record:
+        raise CorruptLog(f"{path}: seq {seq}: a withdrawal from an event with a director is the director's "
+                         "ruling, and this one is not signed", seq=seq, kind="signature")
     if not verified(director["key"], signed_bytes(header["id"], record), record["sig"]):
         raise CorruptLog(f"{path}: seq {seq}: the signature is not the director's (altered ruling or a stranger's "
                          "key)", seq=seq, kind="signature")

@@ -1,7 +1,8 @@
 """The standings of an event: the crosstable, points and tie-breaks.
 
 Points are taken pair by pair at each table (`corr.tournament.placing`); a bye is worth
-nothing. Ties are broken, in this order, by Sonneborn-Berger (the points of each player
+nothing, but one that a withdrawal made in a round robin is the win of the game it
+replaced (`corr.tournament.withdrawal`). Ties are broken, in this order, by Sonneborn-Berger (the points of each player
 one scored against, weighted by what one scored against them), Buchholz (the points of
 every opponent met, once per game), wins (games finished first, alone or shared) and the
 direct encounter (the points scored in the games among the players still equal).
@@ -13,6 +14,7 @@ from typing import Any
 
 from corr.tournament.event import Event
 from corr.tournament.placing import pair_points
+from corr.tournament.withdrawal import forfeit_wins
 
 
 def standings(event: Event) -> dict[str, Any]:
@@ -33,6 +35,13 @@ def standings(event: Event) -> dict[str, Any]:
                     if i != j:
                         cross[a][b] = cross[a].get(b, 0.0) + pair_points(table.places[i], table.places[j])
                         met[a].append(b)
+    for _, winner, leaver in forfeit_wins(event):  # a game a withdrawal left unplayed: a win
+        games[winner] += 1
+        wins[winner] += 1
+        cross[winner][leaver] = cross[winner].get(leaver, 0.0) + 1.0
+        cross[leaver].setdefault(winner, 0.0)
+        met[winner].append(leaver)
+        met[leaver].append(winner)
     points = {n: sum(cross[n].values()) for n in numbers}
     sb = {n: sum(score * points[o] for o, score in cross[n].items()) for n in numbers}
     buchholz = {n: sum(points[o] for o in met[n]) for n in numbers}
