@@ -184,7 +184,7 @@ def test_tables_of_three_seat_everyone_and_score_by_placing(tmp_path: Path, corr
 
 
 @pytest.mark.parametrize("args, words", [
-    (("--game", "combat", "--system", "swiss", "--table", "3"), "Swiss of tables"),
+    (("--game", "combat", "--system", "swiss", "--table", "3", "--rounds", "51"), "--rounds 51"),
     (("--game", "war", "--system", "swiss", "--rounds", "4"), "--rounds 4"),
     (("--game", "moyo", "--system", "round-robin", "--table", "3"), "--table 3"),
     (("--game", "combat", "--system", "knockout", "--table", "3"), "two"),
@@ -281,3 +281,27 @@ def test_a_six_player_swiss_of_war_is_paired_by_score_and_nobody_meets_twice(tmp
     assert len(mixed) <= len(winners) % 2
     audit = corr("audit", event, "--games", games)
     assert audit.code == 0, audit.out + audit.err
+
+
+def test_a_swiss_of_tables_of_three_seats_players_by_score(tmp_path: Path, corr) -> None:
+    """Six players of Combat at tables of three, two rounds (the default for six at three
+    seats); the second round seats the round's best together, and the event audits."""
+    players = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+    event, games = new_event(corr, tmp_path, "--game", "combat", "--system", "swiss", "--table", "3",
+                             players=players)
+    assert run_event(corr, event, games) == 2
+    data = json.loads(corr("tournament", "standings", event, "--format", "json").out)
+    assert data["finished"] and sum(r["points"] for r in data["standings"]) == 12  # 2 rounds x 2 tables x 3 pairs
+    from corr.tournament import event as tournament_event
+    from corr.tournament.placing import pair_points
+
+    played = tournament_event.read(event)
+    after_one = {n: 0.0 for n in range(1, 7)}
+    for t in played.rounds[0]:
+        for i, a in enumerate(t.players):
+            after_one[a] += sum(pair_points(t.places[i], t.places[j]) for j in range(3) if j != i)
+    top = sorted(after_one, key=lambda n: (-after_one[n], n))
+    assert top[0] in played.rounds[1][0].players  # the leader at the first table
+    firsts = [t.players[0] for r in played.rounds for t in r]
+    assert len(firsts) == len(set(firsts))  # nobody sat first twice while others never did
+    assert corr("audit", event, "--games", games).code == 0

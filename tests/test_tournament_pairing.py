@@ -114,5 +114,19 @@ def test_a_swiss_plays_enough_rounds_to_single_out_a_winner_and_never_more_than_
     for count, rounds in ((8, 8), (4, 4), (8, 0)):
         with pytest.raises(UsageError, match=f"--rounds {rounds}"):
             pairing.planned_rounds("swiss", count, 2, rounds)
-    with pytest.raises(UsageError, match="Swiss of tables"):
-        pairing.planned_rounds("swiss", 9, 3, None)
+    assert pairing.planned_rounds("swiss", 9, 3, None) == 2  # a Swiss of tables of three
+    assert pairing.planned_rounds("swiss", 10, 3, None) == 3
+
+
+def test_a_swiss_of_tables_groups_by_score_avoids_repeats_and_shares_the_first_seat() -> None:
+    players = list(range(1, 10))
+    scores = {p: float(10 - p) for p in players}  # 1 leads, 9 trails
+    first = pairing.swiss_tables(players, scores, {}, {}, 3)
+    assert [sorted(t) for t in first.tables] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]] and first.byes == []
+    met = {frozenset(pair): 1 for t in first.tables for pair in ((t[0], t[1]), (t[0], t[2]), (t[1], t[2]))}
+    firsts = {1: 2, 4: 1, 7: 1}
+    again = pairing.swiss_tables(players, scores, met, firsts, 3)
+    assert all(sum(met.get(frozenset((a, b)), 0) for a in t for b in t if a < b) == 0 for t in again.tables)
+    assert 1 in again.tables[0] and again.tables[0][0] != 1  # the leader at the top table, not first again
+    assert all(firsts.get(t[0], 0) == min(firsts.get(p, 0) for p in t) for t in again.tables)
+    assert [len(t) for t in pairing.swiss_tables(list(range(1, 8)), {}, {}, {}, 3).tables] == [3, 2, 2]

@@ -34,7 +34,7 @@ def new(
     file: Annotated[Path, typer.Argument(metavar="EVENT", help="The new event log (.tour file).", show_default=False)],
     game: Annotated[str, typer.Option("--game", metavar="GAME", help="The game every table plays (see `corr games`).")],
     system: Annotated[str, typer.Option("--system", metavar="SYSTEM", help="round-robin, double-round-robin or "
-                                        "knockout or swiss (FIDE Dutch, games of two).")],
+                                        "knockout or swiss (FIDE Dutch at tables of two; by score at larger ones).")],
     player: Annotated[Optional[list[str]], typer.Option("--player", "-p", metavar="NAME", help='A player, "Name" or '
                                                         '"Name <address>"; repeat, best seed first.')] = None,
     rounds: Annotated[Optional[int], typer.Option("--rounds", metavar="N", help="Rounds, for tables of more than "

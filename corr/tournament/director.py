@@ -94,6 +94,8 @@ def _swiss(event: Event, number: int, gone: set[int]) -> pairing.Round:
     from corr.tournament.placing import pair_points
 
     active = [n for n in sorted(event.players) if n not in gone]
+    if event.header["table"] > 2:
+        return _swiss_tables(event, number, active)
     scores = {n: 0.0 for n in active}
     history: list[list[tuple[int, int | None, float, float]]] = []
     for r in range(1, number):
@@ -112,6 +114,26 @@ def _swiss(event: Event, number: int, gone: set[int]) -> pairing.Round:
         played += [(p, None, 0.0, 0.0) for p in event.byes.get(r, []) if p in scores]
         history.append(played)
     return pairing.swiss_round(active, scores, history, event.header["rounds"])
+
+
+def _swiss_tables(event: Event, number: int, active: list[int]) -> pairing.Round:
+    """Round `number` of a Swiss of tables: scores by placing, meetings and first seats
+    from the rounds before it (`pairing.swiss_tables`)."""
+    from corr.tournament.placing import pair_points
+
+    scores = {n: 0.0 for n in active}
+    met: dict[frozenset[int], int] = {}
+    firsts: dict[int, int] = {}
+    for tables in event.rounds[:number - 1]:
+        for table in tables:
+            firsts[table.players[0]] = firsts.get(table.players[0], 0) + 1
+            for i, a in enumerate(table.players):
+                for j, b in enumerate(table.players):
+                    if i < j:
+                        met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
+                    if i != j and a in scores and table.places is not None:
+                        scores[a] += pair_points(table.places[i], table.places[j])
+    return pairing.swiss_tables(active, scores, met, firsts, event.header["table"])
 
 
 def _advancing(event: Event, number: int, gone: set[int]) -> list[int]:

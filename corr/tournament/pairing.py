@@ -186,8 +186,11 @@ def _seat(schedule: list[list[list[int]]]) -> list[list[list[int]]]:
 def planned_rounds(system: str, count: int, seats: int, rounds: int | None) -> int:
     """How many rounds an event of `system` plays; refuses a --rounds it cannot take."""
     if system == "swiss":
-        if seats != 2:
-            raise UsageError("--system swiss is for games of two (--table 2); a Swiss of tables is not built yet")
+        if seats != 2:  # a Swiss of tables: players meet again when they must, so no upper bound but a sane one
+            natural = max(1, math.ceil(math.log(count, seats))) if count > seats else 1
+            if rounds is not None and not 1 <= rounds <= 50:
+                raise UsageError(f"--rounds {rounds}: a Swiss plays 1 to 50 rounds")
+            return natural if rounds is None else rounds
         most = count - 1 + count % 2  # beyond this some pair would meet twice
         natural = min(most, max(1, math.ceil(math.log2(count))))
         if rounds is not None and not 1 <= rounds <= most:
@@ -255,3 +258,27 @@ def swiss_round(players: list[int], scores: dict[int, float], history: list[list
     pairs, bye = pair_swiss([str(p) for p in players], {str(p): v for p, v in scores.items()}, games,
                             rounds=rounds, bye_points=0.0)
     return Round([(int(a), int(b)) for a, b in pairs], [int(bye)] if bye is not None else [])
+
+
+def swiss_tables(players: list[int], scores: dict[int, float], met: dict[frozenset[int], int],
+                 firsts: dict[int, int], seats: int) -> Round:
+    """The next round of a Swiss of tables of up to `seats` (a game of three or more):
+    players in order of score (then of seeding) fill the tables in turn, each table
+    taking the highest-placed players still free who have met those already at it the
+    fewest times, so players of a score sit together and meet again only when they
+    must. At each table the player who has sat first the fewest times sits first, then
+    the next, and so on (ties: the better seed). `met` counts the games each two
+    players played together, `firsts` each player's first seats."""
+    order = sorted(players, key=lambda p: (-scores.get(p, 0.0), players.index(p)))
+    if len(order) < 2:
+        return Round([], order)
+    free = list(order)
+    tables: Tables = []
+    for size in table_sizes(len(order), seats):
+        table = [free.pop(0)]
+        while len(table) < size:
+            pick = min(free, key=lambda p: (sum(met.get(frozenset((p, q)), 0) for q in table), free.index(p)))
+            free.remove(pick)
+            table.append(pick)
+        tables.append(tuple(sorted(table, key=lambda p: (firsts.get(p, 0), players.index(p)))))
+    return Round(tables, [])
