@@ -29,13 +29,20 @@ def _finding(seq: int | None, kind: str, detail: str) -> dict[str, Any]:
 
 def audit(path: Path | str) -> dict[str, Any]:
     """The audit report of one log; `intact` is False when the log is corrupt."""
+    return audited(path)[0]
+
+
+def audited(path: Path | str) -> tuple[dict[str, Any], store.GameLog | None]:
+    """The audit report and the log it checked (None when the file could not be read as
+    one): the archive stores the very lines the audit passed, without reading them twice."""
+    log: store.GameLog | None = None
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]
     try:
         log = dealer.attach(store.read(path, reader=STRICT))  # the dealer's copy checks every card now
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
-        return report
+        return report, log
     report.update(game=log.header.game, id=log.header.id, records=len(log.records))
     if log.torn is not None:
         findings.append(
@@ -46,7 +53,7 @@ def audit(path: Path | str) -> dict[str, Any]:
         rep = engine.replay(log)
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
-        return report
+        return report, log
     report["intact"] = log.torn is None
     highlights: dict[str, list[dict[str, Any]]] = {key: [] for key in rep.game.highlight_lists}
     open_illegal: dict[str, Any] | None = None
@@ -103,7 +110,7 @@ def audit(path: Path | str) -> dict[str, Any]:
         result={"over": result.over, "winners": list(result.winners), "scores": result.scores,
                 "forfeit": {"seat": rep.forfeit, "cause": rep.forfeit_cause} if rep.forfeit else None},
     )
-    return report
+    return report, log
 
 
 def _days(note: str | None) -> str:

@@ -36,7 +36,7 @@ COMMANDS: dict[str, str] = {
     "host": "host", "key": "keys", "mail": "mail", "puzzle": "puzzle",
     "compare": "referee", "referee": "referee", "play": "terminal",
     "status": "status", "bot": "bots", "completion": "completion", "rules": "rules",
-    "ratings": "ratings", "tournament": "tournament",
+    "ratings": "ratings", "tournament": "tournament", "archive": "archive",
 }
 
 #: Set CORR_DEBUG=1 to get the traceback of an unexpected error instead of one line.
