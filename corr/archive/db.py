@@ -9,7 +9,9 @@ schema it does not know instead of misreading it.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
+from typing import Callable
 
 from corr.errors import UsageError
 
@@ -71,10 +73,9 @@ def connect(path: Path | str, create: bool = False) -> sqlite3.Connection:
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
+        _patiently(lambda: _wal(conn))
         conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable at each checkpoint, never torn
-        _migrate(conn, path)
+        _patiently(lambda: _migrate(conn, path))
     except sqlite3.DatabaseError as err:
         conn.close()
         raise UsageError(f"{path}: not a corr archive ({err})") from None
@@ -82,6 +83,25 @@ def connect(path: Path | str, create: bool = False) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _wal(conn: sqlite3.Connection) -> None:
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+
+
+def _patiently(step: Callable[[], None]) -> None:
+    """Run a step of opening the file, again while another process holds it: switching
+    a new file to WAL, or making its schema, can be refused at once rather than waited
+    for when two imports start together."""
+    deadline = time.monotonic() + BUSY_MS / 1000
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _migrate(conn: sqlite3.Connection, path: Path) -> None:
