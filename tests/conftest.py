@@ -209,3 +209,15 @@ def assert_golden(name: str, output: str) -> None:
     assert golden.exists(), f"{golden.name} is missing: run CORR_UPDATE_GOLDEN=1 pytest"
     expected = golden.read_text(encoding="utf-8")
     assert output == expected, f"{golden.name} differs; if intended, regenerate with CORR_UPDATE_GOLDEN=1"
+
+
+@pytest.fixture
+def finished_games(tmp_path: Path) -> Path:
+    """The finished example games, all five kinds, in a folder of their own."""
+    import shutil
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for log in (Path(__file__).resolve().parent.parent / "examples").glob("*.corr"):
+        shutil.copy(log, folder / log.name)
+    return folder

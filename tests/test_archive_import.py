@@ -4,7 +4,6 @@ copy replacing its prefix, a corrupt log listed and never stored; two imports at
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -17,21 +16,13 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = ("combat", "moyo", "cards", "domino", "war")
 
 
-def finished_games(folder: Path) -> Path:
-    """The finished example games, all five kinds, in a folder of their own."""
-    folder.mkdir()
-    for log in EXAMPLES.glob("*.corr"):
-        shutil.copy(log, folder / log.name)
-    return folder
-
-
 def stored(db: Path) -> dict[str, tuple[int, bytes]]:
     with sqlite3.connect(db) as conn:
         return {i: (n, bytes(log)) for i, n, log in conn.execute("SELECT id, records, log FROM games")}
 
 
-def test_archive_imports_finished_games_of_all_five_kinds(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
-    games = finished_games(tmp_path / "games")
+def test_archive_imports_finished_games_of_all_five_kinds(tmp_path: Path, corr, finished_games: Path) -> None:  # type: ignore[no-untyped-def]
+    games = finished_games
     db = tmp_path / "a.sqlite"
     r = corr("archive", "import", games, "--db", db)
     assert r.code == 0, r.err
@@ -47,8 +38,8 @@ def test_archive_imports_finished_games_of_all_five_kinds(tmp_path: Path, corr) 
     assert {"ruling", "challenge-upheld", "challenge-rejected", "illegal-unchallenged"} <= findings
 
 
-def test_archive_reimport_of_the_same_logs_changes_nothing(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
-    games = finished_games(tmp_path / "games")
+def test_archive_reimport_of_the_same_logs_changes_nothing(tmp_path: Path, corr, finished_games: Path) -> None:  # type: ignore[no-untyped-def]
+    games = finished_games
     db = tmp_path / "a.sqlite"
     assert corr("archive", "import", games, "--db", db).code == 0
     before = stored(db)
@@ -87,8 +78,10 @@ def test_archive_refuses_another_game_under_a_stored_id(tmp_path: Path, corr) ->
     assert list(stored(db).values())[0][1] == first.read_bytes()
 
 
-def test_archive_lists_a_corrupt_log_with_its_reason_and_never_stores_it(tmp_path: Path, corr) -> None:  # type: ignore[no-untyped-def]
-    games = finished_games(tmp_path / "games")
+def test_archive_lists_a_corrupt_log_with_its_reason_and_never_stores_it(
+    tmp_path: Path, corr, finished_games: Path  # type: ignore[no-untyped-def]
+) -> None:
+    games = finished_games
     tampered = games / "combat-4p.corr"
     tampered.write_bytes(tampered.read_bytes().replace(b'"move":"', b'"move":"1', 1))
     (games / "notes.corr").write_text("not a game\n")
