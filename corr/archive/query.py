@@ -60,18 +60,20 @@ class Query:
         if self.until is not None:
             terms.append("substr(g.created, 1, 10) <= ?")
             args.append(self.until)
+        # `g.id IN (...)`, not a correlated EXISTS: SQLite then reads the player's (or
+        # the finding's) few rows by their index instead of probing every game
         if self.player is not None:
-            seat = "SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_key = ?"
+            seat = "SELECT game_id FROM seats WHERE player_key = ?"
             args.append(self.player.strip().casefold())
             if self.result is not None:
-                seat += " AND s.result = ?"
+                seat += " AND result = ?"
                 args.append(self.result)
-            terms.append(f"EXISTS ({seat})")
+            terms.append(f"g.id IN ({seat})")
         elif self.result is not None:
-            terms.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.result = ?)")
+            terms.append("g.id IN (SELECT game_id FROM seats WHERE result = ?)")
             args.append(self.result)
         if self.finding is not None:
-            terms.append("EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND (f.kind = ? OR f.kind LIKE ? ESCAPE '\\'))")
+            terms.append("g.id IN (SELECT game_id FROM findings WHERE kind = ? OR kind LIKE ? ESCAPE '\\')")
             kind = self.finding.strip()
             args += [kind, kind.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "-%"]
         return (" AND ".join(terms) or "1"), args
