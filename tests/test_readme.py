@@ -551,3 +551,17 @@ def test_readme_host_runs_the_event_as_written(tmp_path: Path, corr, monkeypatch
     assert result.code == 0, result.err
     assert "round 1 paired: 2 games" in result.out
     assert sorted(e.rcpt_tos[0] for e in inbox.envelopes) == sorted(p.split("<")[1][:-1] for p in players)
+
+
+def test_readme_archive_section_runs_as_written(tmp_path: Path, corr, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The archive section imports the examples, searches, counts, exports and reads back."""
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(README.parent / "examples", tmp_path / "examples")
+    commands = walkthrough("The archive")
+    assert [args[:2] for args in commands][0] == ["archive", "import"] and len(commands) == 6
+    for args in commands:
+        result = corr(*args)
+        assert result.code == 0, f"corr {' '.join(args)}: {result.err}"
+    assert corr("archive", "search", "--db", "copy.sqlite").out == corr("archive", "search", "--db", "games.sqlite").out
