@@ -1,0 +1,99 @@
+"""The benchmarks' shared timing (benchmarks/harness.py), on fake clocks: which run
+comes when, and how a ratio's median and spread are computed. No timing is asserted."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import harness  # noqa: E402
+
+
+class FakeClocks:
+    """A wall and a CPU clock that only the cases advance."""
+
+    def __init__(self) -> None:
+        self.now_wall = 0.0
+        self.now_cpu = 0.0
+        self.ran: list[str] = []
+
+    def case(self, name: str, wall: list[float], cpu: list[float]):  # type: ignore[no-untyped-def]
+        """A case that, on its k-th run, takes wall[k] and cpu[k] seconds."""
+
+        def run() -> None:
+            k = self.ran.count(name)
+            self.ran.append(name)
+            self.now_wall += wall[k]
+            self.now_cpu += cpu[k]
+
+        return run
+
+
+def test_interleaved_alternates_the_order_every_round() -> None:
+    clocks = FakeClocks()
+    cases = {n: clocks.case(n, [1.0] * 4, [1.0] * 4) for n in ("audit", "floor", "chess")}
+    harness.interleaved(cases, 4, wall=lambda: clocks.now_wall, cpu=lambda: clocks.now_cpu)
+    assert clocks.ran == ["audit", "floor", "chess", "chess", "floor", "audit"] * 2
+
+
+def test_interleaved_prepares_each_case_untimed_before_it_runs() -> None:
+    clocks = FakeClocks()
+    prepared: list[str] = []
+
+    def prepare(name: str) -> None:
+        prepared.append(name)
+        clocks.now_wall += 100.0  # not counted in the case's time
+        clocks.now_cpu += 100.0
+
+    cases = {n: clocks.case(n, [1.0, 2.0], [0.5, 0.25]) for n in ("a", "b")}
+    times = harness.interleaved(cases, 2, prepare=prepare, wall=lambda: clocks.now_wall, cpu=lambda: clocks.now_cpu)
+    assert prepared == ["a", "b", "b", "a"]
+    assert times == {"a": [(1.0, 0.5), (2.0, 0.25)], "b": [(1.0, 0.5), (2.0, 0.25)]}
+
+
+def test_interleaved_keeps_wall_and_cpu_time_of_each_run_apart() -> None:
+    clocks = FakeClocks()
+    cases = {
+        "audit": clocks.case("audit", [9.0, 7.0, 8.0], [6.0, 7.0, 6.5]),
+        "floor": clocks.case("floor", [1.0, 1.0, 2.0], [1.0, 1.0, 1.0]),
+    }
+    times = harness.interleaved(cases, 3, wall=lambda: clocks.now_wall, cpu=lambda: clocks.now_cpu)
+    assert times["audit"] == [(9.0, 6.0), (7.0, 7.0), (8.0, 6.5)]
+    assert times["floor"] == [(1.0, 1.0), (1.0, 1.0), (2.0, 1.0)]
+
+
+def test_ratio_is_the_median_of_the_ratios_round_by_round_with_their_spread() -> None:
+    audit = [(9.0, 6.0), (7.0, 7.0), (8.0, 6.5)]
+    floor = [(1.0, 1.0), (1.0, 1.0), (2.0, 1.0)]
+    r = harness.ratio(audit, floor)
+    # wall ratios per round 9, 7, 4; CPU 6, 7, 6.5 - not the ratio of the medians (8 / 1)
+    assert r.wall == harness.Spread(7.0, 4.0, 9.0)
+    assert r.cpu == harness.Spread(6.5, 6.0, 7.0)
+
+
+def test_ratio_per_unit_of_work_scales_both_sides() -> None:
+    war = harness.per([(2.0, 1.0), (4.0, 2.0)], 100)  # 100 positions
+    chess = harness.per([(1.0, 1.0), (1.0, 1.0)], 200)  # 200 positions
+    r = harness.ratio(war, chess)
+    assert r.wall == harness.Spread(6.0, 4.0, 8.0)
+    assert r.cpu == harness.Spread(3.0, 2.0, 4.0)
+
+
+def test_ratio_of_unequal_rounds_is_refused() -> None:
+    with pytest.raises(ValueError):
+        harness.ratio([(1.0, 1.0)], [(1.0, 1.0), (1.0, 1.0)])
+
+
+def test_fmt_prints_cpu_and_wall_with_spreads_and_judges_the_aim_on_cpu() -> None:
+    r = harness.Ratio(wall=harness.Spread(7.41, 6.8, 9.02), cpu=harness.Spread(2.93, 2.51, 3.2))
+    assert harness.fmt(r) == "2.93x CPU (2.51-3.20), 7.41x wall (6.80-9.02)"
+    assert harness.fmt(r, aim=3).endswith("(aim <= 3x: ok)")
+    assert harness.fmt(r, aim=2.5).endswith("(aim <= 2.5x: MISSED)")
+
+
+def test_median_of_samples_takes_wall_and_cpu_apart() -> None:
+    assert harness.median([(3.0, 1.0), (1.0, 3.0), (2.0, 2.0)]) == (2.0, 2.0)
