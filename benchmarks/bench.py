@@ -14,8 +14,10 @@ Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N]
    jinja2"`: wall and CPU time of each, run in turn, with bytecode cached as in an
    installed wheel; plus the top `python -X importtime` offenders of `corr move`.
 
-Everything is timed with time.perf_counter; audits are repeated and the best run is
-reported, subprocesses report best and median. `--quick` is a small smoke run.
+Every comparison runs its sides interleaved (benchmarks/harness.py: the order reversed
+every other round), timing wall and CPU time (time.process_time in this process, the
+children's rusage for subprocesses); each ratio prints as its median over the rounds
+with the lowest and highest round, CPU first. `--quick` is a small smoke run.
 """
 
 from __future__ import annotations
@@ -28,17 +30,20 @@ import os
 import random
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Sample, children_cpu, fmt, interleaved, median, per, ratio  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara"]
 CONQUEST = ("claim", "auto")
@@ -105,35 +110,13 @@ def make_pgns(n: int, seed: int = 1) -> list[str]:
 
 
 # --- timed work ----------------------------------------------------------------------
-def best_of(repeat: int, fn) -> tuple[float, object]:  # type: ignore[no-untyped-def]
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        value = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, value
-
-
-def time_audit_and_floor(files: list[Path], repeat: int, chunk: int = 50) -> tuple[float, float, int]:
-    """Audit and floor times over all files: chunks of files are timed alternately
-    (audit, floor, audit, ...) so both see the same machine load, and each chunk's best
-    of `repeat` runs is summed. Also returns how many games did not audit as intact."""
-    chunks = [files[i : i + chunk] for i in range(0, len(files), chunk)]
-    t_audit = [float("inf")] * len(chunks)
-    t_floor = [float("inf")] * len(chunks)
-    bad = 0
-    for r in range(repeat):
-        for k, part in enumerate(chunks):
-            t0 = time.perf_counter()
-            n_bad = run_audits(part)
-            t1 = time.perf_counter()
-            run_floor(part)
-            t2 = time.perf_counter()
-            t_audit[k] = min(t_audit[k], t1 - t0)
-            t_floor[k] = min(t_floor[k], t2 - t1)
-            if r == 0:
-                bad += n_bad
-    return sum(t_audit), sum(t_floor), bad
+def time_audit_and_floor(files: list[Path], rounds: int, pgns: list[str] | None) -> dict[str, list[Sample]]:
+    """(wall, CPU) of auditing all files, of their floor and (given PGN games) of
+    python-chess reading them, interleaved over `rounds`."""
+    cases = {"audit": lambda: run_audits(files), "floor": lambda: run_floor(files)}
+    if pgns is not None:
+        cases["chess"] = lambda: run_chess(pgns)
+    return interleaved(cases, rounds)
 
 
 def run_audits(files: list[Path]) -> int:
@@ -170,8 +153,9 @@ EVERY_GAME = {
 }
 
 
-def every_game_ratios(n: int, folder: Path, repeat: int) -> list[tuple[str, int, float, float]]:
-    """(game, records, audit s, floor s) over n random complete games of each game."""
+def every_game_ratios(n: int, folder: Path, rounds: int) -> list[tuple[str, int, dict[str, list[Sample]]]]:
+    """(game, records, {"audit"/"floor": (wall, CPU) per round}) over n random complete
+    games of each game, the audit and the floor interleaved."""
     from corr import randomplay
     from corr.log import store
 
@@ -183,12 +167,12 @@ def every_game_ratios(n: int, folder: Path, repeat: int) -> list[tuple[str, int,
             path = folder / f"{game}-{i:03d}.corr"
             path.write_bytes(store.text(rep.log))  # complete: a hidden game ends in its reveal
             files.append(path)
-        run_audits(files[:3])
-        t_audit, bad = best_of(repeat, lambda: run_audits(files))
+        bad = run_audits(files)  # also warms the game's imports and caches
         if bad:
             print(f"WARNING: {bad} {game} games did not audit as intact")
-        t_floor, records = best_of(repeat, lambda: run_floor(files))
-        rows.append((game, records, t_audit, t_floor))
+        records = run_floor(files)
+        times = interleaved({"audit": lambda: run_audits(files), "floor": lambda: run_floor(files)}, rounds)
+        rows.append((game, records, times))
     return rows
 
 
@@ -249,20 +233,11 @@ def run_timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return elapsed, cpu
 
 
-def time_commands(commands: dict[str, list[str]], runs: int, prepare, env):  # type: ignore[no-untyped-def]
-    """{name: (best wall, median wall, median CPU)} seconds of each command, run in turn
-    (prepare() before each round) so that all see the same machine load."""
-    walls: dict[str, list[float]] = {name: [] for name in commands}
-    cpus: dict[str, list[float]] = {name: [] for name in commands}
-    for _ in range(runs):
-        prepare()
-        for name, argv in commands.items():
-            wall, cpu = run_timed(argv, env)
-            walls[name].append(wall)
-            cpus[name].append(cpu)
-    return {
-        name: (min(walls[name]), statistics.median(walls[name]), statistics.median(cpus[name])) for name in commands
-    }
+def time_commands(commands: dict[str, list[str]], runs: int, prepare, env) -> dict[str, list[Sample]]:  # type: ignore[no-untyped-def]
+    """(wall, CPU) seconds of each command in each of `runs` interleaved rounds (CPU:
+    user + system of the child); prepare() runs untimed before each command."""
+    cases = {name: partial(run_timed, argv, env) for name, argv in commands.items()}
+    return interleaved(cases, runs, prepare=lambda name: prepare(), cpu=children_cpu)
 
 
 def importtime(argv: list[str], top: int, env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
@@ -294,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     n_games = args.games or (50 if args.quick else 1000)
     runs = args.runs or (3 if args.quick else 10)
-    repeat = 2 if args.quick else 5
+    rounds = 3 if args.quick else 5
 
     with tempfile.TemporaryDirectory(prefix="corr-bench-") as tmp:
         folder = Path(tmp)
@@ -309,39 +284,45 @@ def main(argv: list[str] | None = None) -> int:
             f"({records / len(files):.1f}/game), generated in {time.perf_counter() - t0:.1f}s (not timed)"
         )
 
-        run_audits(files[:20])  # warm imports and caches
-        t_audit, t_floor, bad = time_audit_and_floor(files, repeat)
+        bad = run_audits(files)  # also warms imports and caches
         if bad:
             print(f"WARNING: {bad} generated games did not audit as intact")
-        audit_rate, floor_rate = records / t_audit, records / t_floor
-        print()
-        print(f"{'audit throughput':<44}{'time s':>9}{'rate':>14}")
-        print(f"{'corr.audit.audit (best of %d per chunk)' % repeat:<44}{t_audit:>9.3f}{audit_rate:>10,.0f} rec/s")
-        print(f"{'floor: read+split+json.loads+sha256':<44}{t_floor:>9.3f}{floor_rate:>10,.0f} rec/s")
-        print(f"{'':<44}{'':>9}{lines / t_floor:>10,.0f} lines/s")
         try:
             import chess.pgn  # noqa: F401
         except ImportError:
-            chess_rate = None
-            print("python-chess not installed")
+            pgns = None
         else:
             pgns = make_pgns(CHESS_GAMES)
             run_chess(pgns[:2])
-            t_chess, moves = best_of(repeat, lambda: run_chess(pgns))
-            chess_rate = moves / t_chess
-            print(f"{'python-chess: read_game + push (%d games)' % len(pgns):<44}{t_chess:>9.3f}{chess_rate:>10,.0f} moves/s")
-        ratio = floor_rate / audit_rate
-        print(f"audit/floor = {ratio:.2f}x  (aim <= 2.5x: {'ok' if ratio <= 2.5 else 'MISSED'})")
-        if chess_rate is not None:
-            print(f"audit/chess = {audit_rate / chess_rate:.2f}x  (records/s per chess move/s)")
-
+        times = time_audit_and_floor(files, rounds, pgns)
+        audit_cpu, floor_cpu = median(times["audit"])[1], median(times["floor"])[1]
         print()
-        print(f"{'audit of every game (%d random complete games each)' % (10 if args.quick else 50):<52}"
-              f"{'records':>8}{'audit/rec':>11}{'floor/rec':>11}{'audit/floor':>13}")
-        for game, recs, t_a, t_f in every_game_ratios(10 if args.quick else 50, folder, repeat):
-            r = t_a / t_f
-            print(f"{game:<52}{recs:>8}{t_a / recs * 1e6:>9.1f}us{t_f / recs * 1e6:>9.1f}us{r:>12.2f}x"
-                  f"  (aim <= 2.5x: {'ok' if r <= 2.5 else 'MISSED'})")
+        print(f"audit throughput ({rounds} interleaved rounds){'':<8}{'CPU s':>9}{'rate (CPU)':>18}")
+        print(f"{'corr.audit.audit':<44}{audit_cpu:>9.3f}{records / audit_cpu:>14,.0f} rec/s")
+        print(f"{'floor: read+split+json.loads+sha256':<44}{floor_cpu:>9.3f}{records / floor_cpu:>14,.0f} rec/s")
+        print(f"{'':<44}{'':>9}{lines / floor_cpu:>14,.0f} lines/s")
+        if pgns is None:
+            print("python-chess not installed")
+        else:
+            moves = run_chess(pgns)
+            chess_cpu = median(times["chess"])[1]
+            print(f"{'python-chess: read_game + push (%d games)' % len(pgns):<44}{chess_cpu:>9.3f}"
+                  f"{moves / chess_cpu:>14,.0f} moves/s")
+        print(f"audit/floor = {fmt(ratio(times['audit'], times['floor']), aim=2.5)}")
+        if pgns is not None:
+            # time per record over time per chess move
+            print(f"audit/chess = {fmt(ratio(per(times['audit'], records), per(times['chess'], moves)))}"
+                  f"  (time per record / time per chess move)")
+
+        n_each = 10 if args.quick else 50
+        print()
+        print(f"audit of every game ({n_each} random complete games each, {rounds} interleaved rounds; "
+              f"per record: median CPU)")
+        print(f"{'game':<8}{'records':>8}{'audit/rec':>11}{'floor/rec':>11}   audit/floor")
+        for game, recs, got in every_game_ratios(n_each, folder, rounds):
+            a_cpu, f_cpu = median(got["audit"])[1], median(got["floor"])[1]
+            print(f"{game:<8}{recs:>8}{a_cpu / recs * 1e6:>9.1f}us{f_cpu / recs * 1e6:>9.1f}us   "
+                  f"{fmt(ratio(got['audit'], got['floor']), aim=2.5)}")
 
         if args.profile:
             import cProfile
@@ -360,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
 
         base, move = finished_length_game(folder, files)
         work = folder / "move-run.corr"
+        after = folder / "move-after.corr"  # the log with the move made: what `show` shows
         corr_cmd = [corr_exe(), "move", str(work), move, "--format", "text"]
         bare_cmd = [sys.executable, "-c", "import typer, pydantic, jinja2"]
         prep = lambda: shutil.copyfile(base, work)  # noqa: E731
@@ -368,24 +350,23 @@ def main(argv: list[str] | None = None) -> int:
             prep()
             subprocess.run(corr_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
             subprocess.run(bare_cmd, env=env)
-        show_cmd = [corr_exe(), "show", str(work), "--format", "text"]
+        shutil.copyfile(work, after)
+        show_cmd = [corr_exe(), "show", str(after), "--format", "text"]
         times = time_commands({"move": corr_cmd, "show": show_cmd, "bare": bare_cmd}, runs, prep, env)
         nrec = base.read_bytes().count(b"\n") - 1
         print()
-        print(f"{'start-up (%d runs each, in turn)' % runs:<52}{'best ms':>9}{'median ms':>11}{'CPU ms':>9}")
+        print(f"{'start-up (%d interleaved rounds)' % runs:<52}{'best ms':>9}{'median ms':>11}{'CPU ms':>9}")
         labels = {
             "move": f"corr move ({nrec}-record log) --format text",
             "show": f"corr show ({nrec + 1}-record log) --format text",
             "bare": "python -c import typer, pydantic, jinja2",
         }
         for name, label in labels.items():
-            best, median, cpu = times[name]
-            print(f"{label:<52}{best * 1e3:>9.1f}{median * 1e3:>11.1f}{cpu * 1e3:>9.1f}")
-        bare = times["bare"]
+            wall, cpu = median(times[name])
+            best = min(w for w, _ in times[name])
+            print(f"{label:<52}{best * 1e3:>9.1f}{wall * 1e3:>11.1f}{cpu * 1e3:>9.1f}")
         for name in ("move", "show"):
-            wall, cpu = times[name][1] / bare[1], times[name][2] / bare[2]
-            verdict = "ok" if max(wall, cpu) <= 1 else "MISSED"
-            print(f"corr {name} / bare import = {wall:.2f}x wall, {cpu:.2f}x CPU (medians; aim <= 1x: {verdict})")
+            print(f"corr {name} / bare import = {fmt(ratio(times[name], times['bare']), aim=1)}")
         if not args.env_as_is:
             print("(bytecode cached in a private PYTHONPYCACHEPREFIX, as in an installed wheel; --env-as-is to not)")
 

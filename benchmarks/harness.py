@@ -13,7 +13,7 @@ from __future__ import annotations
 import resource
 import statistics
 import time
-from typing import Callable, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 #: (wall, CPU) seconds of one run
 Sample = tuple[float, float]
@@ -27,7 +27,7 @@ def children_cpu() -> float:
 
 
 def interleaved(
-    cases: dict[str, Callable[[], object]],
+    cases: Mapping[str, Callable[[], object]],
     rounds: int,
     *,
     prepare: Callable[[str], object] | None = None,
