@@ -4,9 +4,10 @@ Run:  python benchmarks/bench_war.py [--games N] [--quick]
 
 Positions come from N random War games (every position of each, the default setup)
 and from N random chess games played with python-chess (every position of each, at
-most 200 plies). Each side lists every legal move of every position, repeated; the
-best of the repeats is reported as positions/s and legal moves/s, and the ratio of
-War's time per position to chess's. python-chess is the yardstick (`pip install
+most 200 plies). Each side lists every legal move of every position, the two sides
+interleaved over the rounds (benchmarks/harness.py); the median CPU time is reported as
+positions/s and legal moves/s, and the ratio of War's time per position to chess's as
+its median over the rounds (lowest-highest), CPU and wall. python-chess is the yardstick (`pip install
 chess`, in the `bench` extra); without it only War's figures print.
 
 The positions differ in kind - War has up to ~120 moves a position against chess's
@@ -18,13 +19,15 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import fmt, interleaved, median, per, ratio  # noqa: E402
 
 
 def war_positions(games: int) -> tuple[Any, list[Any]]:
@@ -61,15 +64,6 @@ def chess_positions(games: int) -> list[Any]:
     return boards
 
 
-def best_of(repeats: int, run: Callable[[], int]) -> tuple[float, int]:
-    best, count = float("inf"), 0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        count = run()
-        best = min(best, time.perf_counter() - start)
-    return best, count
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -80,21 +74,30 @@ def main() -> None:
 
     game, states = war_positions(games)
     legal = game.legal_moves
-    war_time, war_moves = best_of(repeats, lambda: sum(len(legal(s)) for s in states))
-    print(f"war:   {len(states):>6} positions  {len(states) / war_time:>10,.0f} positions/s  "
-          f"{war_moves / war_time:>11,.0f} moves/s  ({war_moves / len(states):.1f} moves a position)")
+    war_count: Callable[[], int] = lambda: sum(len(legal(s)) for s in states)  # noqa: E731
     try:
         import chess  # noqa: F401
     except ImportError:
+        boards = None
+    else:
+        boards = chess_positions(games)
+    cases: dict[str, Callable[[], object]] = {"war": war_count}
+    if boards is not None:
+        chess_count: Callable[[], int] = lambda: sum(len(list(b.legal_moves)) for b in boards)  # noqa: E731
+        cases["chess"] = chess_count
+    times = interleaved(cases, repeats)
+    war_moves, war_time = war_count(), median(times["war"])[1]
+    print(f"war:   {len(states):>6} positions  {len(states) / war_time:>10,.0f} positions/s  "
+          f"{war_moves / war_time:>11,.0f} moves/s  ({war_moves / len(states):.1f} moves a position; median CPU "
+          f"of {repeats} rounds)")
+    if boards is None:
         print("chess: python-chess is not installed (pip install chess): no yardstick")
         return
-    boards = chess_positions(games)
-    chess_time, chess_moves = best_of(repeats, lambda: sum(len(list(b.legal_moves)) for b in boards))
+    chess_moves, chess_time = chess_count(), median(times["chess"])[1]
     print(f"chess: {len(boards):>6} positions  {len(boards) / chess_time:>10,.0f} positions/s  "
           f"{chess_moves / chess_time:>11,.0f} moves/s  ({chess_moves / len(boards):.1f} moves a position)")
-    per_position = (war_time / len(states)) / (chess_time / len(boards))
-    per_move = (war_time / war_moves) / (chess_time / chess_moves)
-    print(f"ratio: war takes {per_position:.2f}x chess's time per position, {per_move:.2f}x per legal move")
+    print(f"war/chess per position: {fmt(ratio(per(times['war'], len(states)), per(times['chess'], len(boards))))}")
+    print(f"war/chess per legal move: {fmt(ratio(per(times['war'], war_moves), per(times['chess'], chess_moves)))}")
 
 
 if __name__ == "__main__":
