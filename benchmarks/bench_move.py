@@ -10,11 +10,13 @@ on each alike. Before the runs each log is shown once, as a player's first comma
 it would: from then on corr goes on from the position it kept (`corr.engine.checkpoint`)
 instead of replaying the log from its first line. Each `move` runs on a fresh copy of
 the log at its length (the same file name, so its kept position holds), and plays the
-Knight's next move.
+Knight's next move. Each round runs every command once, in reverse order every other
+round (benchmarks/harness.py).
 
 Printed: the median wall and CPU time (the process and its children) of each command
-at each length, and its ratio to the same command on the 100-record log: the cost of
-the log's length alone. The aim: a move on a 2,000-record log at most 1.25x one on a
+at each length, and its ratio to the same command on the 100-record log (the cost of
+the log's length alone) and to the bare import, each as the median of the ratios round
+by round with the lowest and highest round, CPU and wall. The aim: a move on a 2,000-record log at most 1.25x one on a
 100-record log.
 """
 
@@ -22,13 +24,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,16 +37,12 @@ if str(ROOT) not in sys.path:
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_scale import SHUFFLE, write_log  # noqa: E402
+from harness import children_cpu, fmt, interleaved, median  # noqa: E402
+from harness import ratio as ratio_of  # noqa: E402
 
 
-def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
+def run(argv: list[str], env: dict[str, str]) -> None:
     subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -67,30 +63,29 @@ def main() -> None:
             work[n] = folder / f"game-{n}.corr"
             shutil.copy(pristine[n], work[n])
             subprocess.run([*corr, "show", str(work[n]), "-f", "json"], env=env, check=True, stdout=subprocess.DEVNULL)
-        runs: dict[tuple[str, int], list[tuple[float, float]]] = {}
-        bare = []
-        for _ in range(args.runs):
-            bare.append(timed([sys.executable, "-c", "import typer, pydantic, jinja2"], env))
-            for n in lengths:
-                shutil.copy(pristine[n], work[n])
-                move = SHUFFLE[n % len(SHUFFLE)]
-                runs.setdefault(("move", n), []).append(timed([*corr, "move", str(work[n]), move, "-f", "none"], env))
-                shutil.copy(pristine[n], work[n])
-                runs.setdefault(("show", n), []).append(timed([*corr, "show", str(work[n])], env))
-    wall0 = statistics.median(w for w, _ in bare)
-    cpu0 = statistics.median(c for _, c in bare)
-    print(f"bare `import typer, pydantic, jinja2`: {wall0 * 1000:.0f} ms wall, {cpu0 * 1000:.0f} ms CPU")
-    print(f"{'command':>8} {'records':>8} {'wall':>8} {'CPU':>8}   {'wall/100':>8} {'CPU/100':>8}   "
-          f"{'wall/import':>11} {'CPU/import':>10}")
-    for command in ("move", "show"):
-        base = runs[(command, 100)]
-        wall_base = statistics.median(w for w, _ in base)
-        cpu_base = statistics.median(c for _, c in base)
+        cases = {"bare": partial(run, [sys.executable, "-c", "import typer, pydantic, jinja2"], env)}
         for n in lengths:
-            wall = statistics.median(w for w, _ in runs[(command, n)])
-            cpu = statistics.median(c for _, c in runs[(command, n)])
-            print(f"{command:>8} {n:>8} {wall * 1000:>6.0f}ms {cpu * 1000:>6.0f}ms   {wall / wall_base:>7.2f}x "
-                  f"{cpu / cpu_base:>7.2f}x   {wall / wall0:>10.2f}x {cpu / cpu0:>9.2f}x")
+            move = SHUFFLE[n % len(SHUFFLE)]
+            cases[f"move {n}"] = partial(run, [*corr, "move", str(work[n]), move, "-f", "none"], env)
+            cases[f"show {n}"] = partial(run, [*corr, "show", str(work[n])], env)
+
+        def fresh(name: str) -> None:
+            """A move or a show runs on a fresh copy of the log at its length."""
+            if name != "bare":
+                n = int(name.split()[1])
+                shutil.copy(pristine[n], work[n])
+
+        runs = interleaved(cases, args.runs, prepare=fresh, cpu=children_cpu)
+    wall0, cpu0 = median(runs["bare"])
+    print(f"bare `import typer, pydantic, jinja2`: {wall0 * 1000:.0f} ms wall, {cpu0 * 1000:.0f} ms CPU "
+          f"(medians of {args.runs} interleaved rounds)")
+    for command in ("move", "show"):
+        for n in lengths:
+            wall, cpu = median(runs[f"{command} {n}"])
+            print(f"{command} {n:>6} records: {wall * 1000:>5.0f} ms wall, {cpu * 1000:>5.0f} ms CPU")
+            if n != 100:
+                print(f"    /{command} 100: {fmt(ratio_of(runs[f'{command} {n}'], runs[f'{command} 100']))}")
+            print(f"    /bare import: {fmt(ratio_of(runs[f'{command} {n}'], runs['bare']))}")
 
 
 if __name__ == "__main__":
