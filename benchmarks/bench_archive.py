@@ -30,12 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import make_games  # noqa: E402
-
-
-def _clock(fn) -> tuple[float, float]:  # type: ignore[no-untyped-def]
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return time.perf_counter() - wall, time.process_time() - cpu
+from harness import fmt, interleaved, ratio  # noqa: E402
 
 
 def import_vs_audit(files: list[Path], folder: Path, rounds: int) -> None:
@@ -52,20 +47,14 @@ def import_vs_audit(files: list[Path], folder: Path, rounds: int) -> None:
         ingest.import_all(conn, sources, len(files), lambda outcome: None)
         conn.close()
 
-    times: dict[str, list[tuple[float, float]]] = {"audit": [], "import": []}
-    for k in range(rounds):  # interleaved, audit first and import first in turn
-        order = ("audit", "import") if k % 2 == 0 else ("import", "audit")
-        for name in order:
-            times[name].append(_clock(audits if name == "audit" else lambda: imports(k)))
+    made = iter(range(rounds))  # each import goes into a new archive
+    times = interleaved({"audit": audits, "import": lambda: imports(next(made))}, rounds)
     print(f"import vs audit, {len(files)} logs, {rounds} interleaved rounds:")
     for name, got in times.items():
         walls, cpus = [w for w, _ in got], [c for _, c in got]
         print(f"  {name:6}  wall best {min(walls):.2f} s median {statistics.median(walls):.2f} s, "
               f"cpu best {min(cpus):.2f} s median {statistics.median(cpus):.2f} s")
-    for i, label in ((0, "wall"), (1, "cpu")):
-        ratios = [imp[i] / aud[i] for imp, aud in zip(times["import"], times["audit"])]
-        print(f"  import/audit {label}: median {statistics.median(ratios):.2f}x "
-              f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x)")
+    print(f"  import/audit: {fmt(ratio(times['import'], times['audit']))}")
 
 
 def synthetic(path: Path, rows: int) -> None:
