@@ -42,6 +42,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import fmt, ratio  # noqa: E402
 
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Cleo <cleo@example.org>"]
 FIRST_MOVE = "7 (8,7)"
@@ -254,13 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     if compared is None:
         print("imap: skipped (no Dovecot: Debian's dovecot-imapd)")
     else:
-        for what, index in (("wall", 0), ("CPU", 1)):
-            ratios = sorted(i[index] / m[index] for i, m in zip(compared["imap"], compared["maildir"]))
-            imap_s = statistics.median(t[index] for t in compared["imap"])
-            maildir_s = statistics.median(t[index] for t in compared["maildir"])
-            print(f"a pass taking {replies} replies, {what} time: IMAP {imap_s:.2f} s, Maildir {maildir_s:.2f} s; "
-                  f"IMAP/Maildir {statistics.median(ratios):.2f}x ({ratios[0]:.2f}-{ratios[-1]:.2f}, "
-                  f"{len(ratios)} interleaved rounds)")
+        imap_wall, imap_cpu = (statistics.median(t[i] for t in compared["imap"]) for i in (0, 1))
+        maildir_wall, maildir_cpu = (statistics.median(t[i] for t in compared["maildir"]) for i in (0, 1))
+        print(f"a pass taking {replies} replies: IMAP {imap_cpu:.2f} s CPU ({imap_wall:.2f} s wall), "
+              f"Maildir {maildir_cpu:.2f} s CPU ({maildir_wall:.2f} s wall), medians; IMAP/Maildir "
+              f"{fmt(ratio(compared['imap'], compared['maildir']))} over {len(compared['imap'])} interleaved rounds")
     return 0
 
 
