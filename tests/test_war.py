@@ -1303,3 +1303,22 @@ def test_war_3_every_kind_of_ending_is_written_and_audits(corr, tmp_path: Path, 
     r = corr("audit", path)
     assert r.code == 0, r.err + r.out
     assert engine.load(path).result().winners == tuple(winners)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_war_2_legal_moves_in_one_sweep_are_every_piece_s_moves_in_order(seed: int) -> None:
+    """`legal_moves` sweeps the board once, the digit counts made once for all pieces;
+    `piece_moves` makes them for its one piece. The side's moves are each cell's moves in
+    cell order, in every position of random games (whether they are the rules' moves is
+    `test_war_2_3_every_generated_move_and_ending_matches_the_rules_written_out_here`'s to check)."""
+    rep = randomplay.play("war", ["White", "Black"], {}, seed=seed, max_records=400)
+    positions: list = []
+    engine.replay(rep.log, each=lambda r: positions.append(r.game.clone(r.state)))
+    game = rep.game
+    assert len(positions) > 20
+    for state in positions:
+        if state.over:
+            continue
+        frozen = game.frozen(state, state.turn)
+        expected = [m for c in range(81) if state.side[c] == state.turn for m in game.piece_moves(state, c, frozen)]
+        assert game.legal_moves(state) == expected

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from corr.errors import IllegalMove, UsageError
@@ -278,77 +279,22 @@ class War(Game[WarState]):
 
     def piece_moves(self, state: WarState, cell: int, frozen: set[int] | None = None) -> list[Move]:
         """Every legal move of the piece on `cell` (its colour's turn or not)."""
-        piece, side = state.piece, state.side
-        kind, own = piece[cell], side[cell]
-        moves: list[Move] = []
-        if not kind:
-            return moves
-        if kind < 10:  # a number (2.1)
-            if cell in (frozen if frozen is not None else self.frozen(state, own)):
-                return moves
-            letter = str(kind)
-            for t in self.number_targets(state, cell):
-                if side[t] == own:
-                    continue
-                if self.fits(piece, t, kind, cell):
-                    moves.append(_piece_move(letter, cell, t, bool(side[t])))
-            return moves
-        letter = LETTER[kind]
-        if kind in (STAR, CORRECTOR, LEAP):  # 2.2-2.4: slides, no capture
-            rays = QUEEN_RAYS[cell] if kind == LEAP else ROOK_RAYS[cell]
-            done: set[int] = set()
-            for ray in rays:
-                for t in ray:
-                    if piece[t]:
-                        if kind == STAR and side[t] != own and piece[t] < 10:
-                            moves.append(_piece_move(letter, cell, t, True))  # suicide capture (2.2)
-                            done.add(t)
-                        break
-                    moves.append(_piece_move(letter, cell, t, False))
-                    done.add(t)
-            if kind == STAR:  # 2.2: a jump to any empty cell of its own field, or a suicide capture there
-                for t in OWN_FIELD[cell]:
-                    if t in done:
-                        continue
-                    if not piece[t]:
-                        moves.append(_piece_move(letter, cell, t, False))
-                    elif side[t] != own and piece[t] < 10:
-                        moves.append(_piece_move(letter, cell, t, True))
-            elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
-                for t in ORTHO[cell]:
-                    n = piece[t]
-                    if side[t] == own and 0 < n < 10:
-                        moves.extend(Correction(t, d) for d in range(1, 10) if d != n and self.fits(piece, t, d, t))
-            return moves
-        if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
-            for t in KNIGHT_JUMPS[cell]:
-                if not piece[t]:
-                    moves.append(_piece_move(letter, cell, t, False))
-                elif side[t] != own and piece[t] >= 10:
-                    moves.append(_piece_move(letter, cell, t, True))
-            return moves
-        for t in KING[cell]:  # IMMOBILIZER (2.6): a King's step, no capture
-            if not piece[t]:
-                moves.append(_piece_move(letter, cell, t, False))
-        return moves
+        own = state.side[cell]
+        if not state.piece[cell]:
+            return []
+        return _all_moves(state.piece, state.side, own, frozen if frozen is not None else self.frozen(state, own),
+                          (cell,))
 
     def legal_moves(self, state: WarState) -> list[Move]:
+        """Every move of the side on turn, in the order `piece_moves` gives them cell by
+        cell; made in one sweep (`_all_moves`), which is what audits and bots call most."""
         if state.over:
             return []
-        own = state.turn
-        frozen = self.frozen(state, own)
-        side = state.side
-        moves: list[Move] = []
-        for c in range(81):
-            if side[c] == own:
-                moves.extend(self.piece_moves(state, c, frozen))
-        return moves
+        return _all_moves(state.piece, state.side, state.turn, self.frozen(state, state.turn))
 
     def has_move(self, state: WarState) -> bool:
         own = state.turn
-        frozen = self.frozen(state, own)
-        side = state.side
-        return any(side[c] == own and self.piece_moves(state, c, frozen) for c in range(81))
+        return bool(_all_moves(state.piece, state.side, own, self.frozen(state, own), first=True))
 
     # --- applying a record ----------------------------------------------------------
     def apply(self, state: WarState, action: Action) -> Outcome:
@@ -583,3 +529,164 @@ _a = with_article
 
 _RULE = {STAR: "2.2", CORRECTOR: "2.3", LEAP: "2.4", KNIGHT: "2.5", IMMOBILIZER: "2.6"}
 assert _default_setup() == DEFAULT_SETUP
+
+
+# --- every move of a side at once ---------------------------------------------------------
+#: the three units (row, column, field) of each cell, as indexes into 27 digit counts
+UNITS_OF = tuple((c // 9, 9 + c % 9, 17 + FIELD_OF[c]) for c in range(81))
+_DIGIT = tuple(str(d) for d in range(10))
+#: per (letter, from cell): the moves to each cell, quiet at dst, captures at 81 + dst
+_ROWS: dict[tuple[str, int], list[PieceMove | None]] = {}
+
+
+def _row(letter: str, src: int) -> list[PieceMove | None]:
+    row = _ROWS.get((letter, src))
+    if row is None:
+        row = _ROWS[(letter, src)] = [None] * 162
+    return row
+
+
+def _counts(piece: list[int]) -> list[int]:
+    """How many of each digit each unit holds: `[unit * 10 + digit]`."""
+    counts = [0] * (27 * 10)
+    for c in range(81):
+        d = piece[c]
+        if 0 < d < 10:
+            r, k, f = UNITS_OF[c]
+            counts[r * 10 + d] += 1
+            counts[k * 10 + d] += 1
+            counts[f * 10 + d] += 1
+    return counts
+
+
+def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
+               cells: Sequence[int] = range(81), first: bool = False) -> list[Move]:
+    """The legal moves of `own`'s pieces on `cells` (2.1-2.6), cell by cell, with the
+    Sudoku rule (2.1, 2.7) read off digit counts per unit, made once for the position
+    (and only when a number or a Corrector asks) instead of each target's twenty peers,
+    and each move object found by its index in a table. `first`: stop after the first
+    piece that has a move. One piece (`piece_moves`) or the first that can move
+    (`has_move`) looks at the peers instead: counting the board would cost more."""
+    counts: list[int] = []
+    sweep = not first and len(cells) > 1
+
+    def fits(t: int, d: int, empty: int) -> bool:
+        """`War.fits`: no peer of `t` but `empty` holds `d`."""
+        if not sweep:
+            return War.fits(piece, t, d, empty)
+        at_t = piece[t] == d
+        gone = piece[empty] == d and empty != t
+        eu = UNITS_OF[empty]
+        for u in UNITS_OF[t]:
+            n = counts[u * 10 + d] - at_t - (gone and u in eu)
+            if n:
+                return False
+        return True
+
+    moves: list[Move] = []
+    add = moves.append
+    for cell in cells:
+        if first and moves:  # `has_move`: the first piece that can move is enough
+            break
+        if side[cell] != own:
+            continue
+        kind = piece[cell]
+        if not kind:
+            continue
+        if kind < 10:  # a number (2.1)
+            if cell in frozen:
+                continue
+            if sweep and not counts:
+                counts = _counts(piece)
+            letter = _DIGIT[kind]
+            row = _row(letter, cell)
+            targets = KING[cell]
+            leaps = [n for n in targets if piece[n] == LEAP and side[n] == own]
+            if leaps:  # 2.4: steps from adjacent friendly Leaps, and from a second Leap beside one
+                more = list(targets)
+                for leap in leaps:
+                    more.extend(KING[leap])
+                    for second in KING[leap]:
+                        if piece[second] == LEAP and side[second] == own and second != cell:
+                            more.extend(KING[second])
+                targets = tuple(dict.fromkeys(t for t in more if t != cell))
+            er, ek, ef = UNITS_OF[cell]
+            for t in targets:
+                st = side[t]
+                if st == own:
+                    continue
+                if not sweep:
+                    if not fits(t, kind, cell):
+                        continue
+                else:
+                    r, k, f = UNITS_OF[t]  # `fits(t, kind, cell)`, inlined: the hottest loop of a sweep
+                    at_t = piece[t] == kind
+                    if (counts[r * 10 + kind] - at_t - (r == er) or counts[k * 10 + kind] - at_t - (k == ek)
+                            or counts[f * 10 + kind] - at_t - (f == ef)):
+                        continue
+                i = t + 81 if st else t
+                m = row[i]
+                if m is None:
+                    m = row[i] = _piece_move(letter, cell, t, bool(st))
+                add(m)
+            continue
+        letter = LETTER[kind]
+        row = _row(letter, cell)
+        if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
+            for t in KNIGHT_JUMPS[cell]:
+                if not piece[t]:
+                    i = t
+                elif side[t] != own and piece[t] >= 10:
+                    i = t + 81
+                else:
+                    continue
+                m = row[i]
+                if m is None:
+                    m = row[i] = _piece_move(letter, cell, t, i >= 81)
+                add(m)
+            continue
+        if kind == IMMOBILIZER:  # 2.6: a King's step, no capture
+            for t in KING[cell]:
+                if not piece[t]:
+                    m = row[t]
+                    if m is None:
+                        m = row[t] = _piece_move(letter, cell, t, False)
+                    add(m)
+            continue
+        start = len(moves)  # a Star's slides, which its jumps within its field must not repeat
+        for ray in (QUEEN_RAYS[cell] if kind == LEAP else ROOK_RAYS[cell]):  # 2.2-2.4: slides, no capture
+            for t in ray:
+                if piece[t]:
+                    if kind == STAR and side[t] != own and piece[t] < 10:
+                        m = row[t + 81]
+                        if m is None:
+                            m = row[t + 81] = _piece_move(letter, cell, t, True)  # suicide capture (2.2)
+                        add(m)
+                    break
+                m = row[t]
+                if m is None:
+                    m = row[t] = _piece_move(letter, cell, t, False)
+                add(m)
+        if kind == STAR:
+            done = {m.dst for m in moves[start:] if isinstance(m, PieceMove)}  # 2.2: a jump to any empty cell of its own field, or a suicide capture there
+            for t in OWN_FIELD[cell]:
+                if t in done:
+                    continue
+                if not piece[t]:
+                    i = t
+                elif side[t] != own and piece[t] < 10:
+                    i = t + 81
+                else:
+                    continue
+                m = row[i]
+                if m is None:
+                    m = row[i] = _piece_move(letter, cell, t, i >= 81)
+                add(m)
+        elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
+            for t in ORTHO[cell]:
+                n = piece[t]
+                if side[t] == own and 0 < n < 10:
+                    if sweep and not counts:
+                        counts = _counts(piece)
+                    moves.extend(Correction(t, d) for d in range(1, 10) if d != n and fits(t, d, t))
+    return moves
