@@ -559,6 +559,15 @@ def _counts(piece: list[int]) -> list[int]:
     return counts
 
 
+def _from_row(row: list[PieceMove | None], letter: str, src: int, dst: int, capture: bool) -> PieceMove:
+    """The move from `src` to `dst` out of the piece's table, made the first time."""
+    i = dst + 81 if capture else dst
+    m = row[i]
+    if m is None:
+        m = row[i] = _piece_move(letter, src, dst, capture)
+    return m
+
+
 def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
                cells: Sequence[int] = range(81), first: bool = False) -> list[Move]:
     """The legal moves of `own`'s pieces on `cells` (2.1-2.6), cell by cell, with the
@@ -635,15 +644,9 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
         if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
             for t in KNIGHT_JUMPS[cell]:
                 if not piece[t]:
-                    i = t
+                    add(_from_row(row, letter, cell, t, False))
                 elif side[t] != own and piece[t] >= 10:
-                    i = t + 81
-                else:
-                    continue
-                m = row[i]
-                if m is None:
-                    m = row[i] = _piece_move(letter, cell, t, i >= 81)
-                add(m)
+                    add(_from_row(row, letter, cell, t, True))
             continue
         if kind == IMMOBILIZER:  # 2.6: a King's step, no capture
             for t in KING[cell]:
@@ -673,15 +676,9 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
                 if t in done:
                     continue
                 if not piece[t]:
-                    i = t
+                    add(_from_row(row, letter, cell, t, False))
                 elif side[t] != own and piece[t] < 10:
-                    i = t + 81
-                else:
-                    continue
-                m = row[i]
-                if m is None:
-                    m = row[i] = _piece_move(letter, cell, t, i >= 81)
-                add(m)
+                    add(_from_row(row, letter, cell, t, True))
         elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
             for t in ORTHO[cell]:
                 n = piece[t]
