@@ -81,25 +81,28 @@ def _result(data: dict[str, Any]) -> str:
     return text
 
 
-def _deadline(rep: Any, data: dict[str, Any], turn: list[str],
-              now: datetime) -> tuple[str | None, int | None, str | None]:
+def _deadline(entry: dict[str, Any], now: datetime) -> tuple[str | None, int | None, str | None]:
     """The deadline of a running game, the seconds left until it and, when the seat on
     turn is on vacation, when its clock runs again: the seat on turn's under
     correspondence time control (corr.timecontrol), else the game's own clock as its
     public view shows it (Domino's, domino 6). The seconds are counted to the deadline
-    shown, so a vacation, which moves the deadline on, is in them too."""
+    shown, so a vacation, which moves the deadline on, is in them too. `entry` is what
+    the log alone decides (`_entry`): the clocks as the records leave them, kept
+    pickled so that asking at `now` never changes what is kept."""
     from corr import timecontrol
 
-    if rep.header.time_control is not None and turn:
-        seat = rep.to_move()
-        clock = timecontrol.clocks(rep.header, rep.standing(), seat, now).get(seat or "")
+    if entry["clocks"] is not None:
+        import pickle
+
+        seat = entry["to_move"]
+        clock = pickle.loads(entry["clocks"]).report(seat, now).get(seat or "")
         if clock is not None and clock["deadline"] is not None:
             end = timecontrol.instant(clock["deadline"])
             return clock["deadline"], int((end - now).total_seconds()), clock["vacation_until"]
-    own = data.get("clock")
-    if isinstance(own, dict) and own.get("deadline"):
-        end = timecontrol.instant(own["deadline"])
-        return own["deadline"], int((end - now).total_seconds()), None
+    own = entry["own_end"]
+    if own:
+        end = timecontrol.instant(own)
+        return own, int((end - now).total_seconds()), None
     return None, None, None
 
 
@@ -114,10 +117,22 @@ def seats_of(players: list[dict[str, str]], me: str | None) -> set[str]:
 def game_status(path: Path, me: str | None = None, now: datetime | None = None, label: str | None = None) -> GameStatus:
     """The summary of the log at `path` (shown as `label`), for the player named `me`;
     a summary with `error` when the log cannot be read or replayed."""
-    from corr import clock, engine
-    from corr.seatview import log_seq, position
+    from corr import clock
 
     label = str(path) if label is None else label
+    entry = _entry(path)
+    if isinstance(entry, GameStatus):
+        return GameStatus(label, error=entry.error)
+    return _summary(entry, label, me, now or clock.now())
+
+
+def _entry(path: Path) -> dict[str, Any] | GameStatus:
+    """What the log at `path` alone decides of its summary (kept by corr.statuscache),
+    or a summary with `error` when it cannot be read or replayed."""
+    from corr import engine
+    from corr.seatview import log_seq, position
+
+    label = str(path)
     try:
         mode = os.stat(path).st_mode  # a FIFO or device would hang the read
         if not stat.S_ISREG(mode):
@@ -130,23 +145,61 @@ def game_status(path: Path, me: str | None = None, now: datetime | None = None, 
         return GameStatus(label, error=f"cannot read it: {err.strerror or err}")
     except (ValueError, RecursionError, MemoryError) as err:
         return GameStatus(label, error=f"not a corr log ({type(err).__name__}: {err})")
-    players = [{"seat": s["seat"], "name": s["name"]} for s in data["seats"]]
+    judged = rep.when()  # the time the game's own clock was read at
     over = bool(data["over"])
     turn = [] if over else list(rep.on_turn())
-    deadline, left, vacation = (None, None, None) if over else _deadline(rep, data, turn, now or clock.now())
+    clocks = None
+    if not over and rep.header.time_control is not None and turn:
+        import pickle
+
+        from corr import timecontrol
+
+        running = timecontrol.Clocks(rep.header)
+        for record in rep.standing():
+            running.add(record)
+        clocks = pickle.dumps(running, protocol=pickle.HIGHEST_PROTOCOL)
+    own = data.get("clock")
+    own_end = own["deadline"] if isinstance(own, dict) and own.get("deadline") else None
+    return {
+        "game": rep.header.game,
+        "players": [{"seat": s["seat"], "name": s["name"]} for s in data["seats"]],
+        "seq": log_seq(rep),  # a running duel's public view has read none of its records
+        "turn": turn,
+        "over": over,
+        "result": _result(data) if over else None,
+        "torn": rep.log.torn is not None,
+        "to_move": rep.to_move() if clocks is not None else None,
+        "clocks": clocks,
+        "own_end": own_end,
+        "before_end": own_end is not None and judged < _instant(own_end),
+    }
+
+
+def _instant(stamp: str) -> datetime:
+    from corr import timecontrol
+
+    return timecontrol.instant(stamp)
+
+
+def _summary(entry: dict[str, Any], label: str, me: str | None, now: datetime) -> GameStatus:
+    """The summary line of a log from what the log decides (`_entry`), at `now`."""
+    players = [dict(p) for p in entry["players"]]
+    over = entry["over"]
+    turn = list(entry["turn"])
+    deadline, left, vacation = (None, None, None) if over else _deadline(entry, now)
     return GameStatus(
         file=label,
-        game=rep.header.game,
+        game=entry["game"],
         players=players,
-        seq=log_seq(rep),  # a running duel's public view has read none of its records
+        seq=entry["seq"],
         turn=turn,
         yours=bool(seats_of(players, me) & set(turn)),
         deadline=deadline,
         time_left_s=left,
         vacation_until=vacation,
         over=over,
-        result=_result(data) if over else None,
-        torn=rep.log.torn is not None,
+        result=entry["result"],
+        torn=entry["torn"],
     )
 
 
@@ -163,12 +216,35 @@ def order(games: list[GameStatus]) -> list[GameStatus]:
 
 def folder_status(folder: Path, me: str | None = None, recursive: bool = False,
                   now: datetime | None = None) -> list[GameStatus]:
-    """Every log in `folder`, summarised and in `order`; file names relative to it."""
-    from corr import clock
+    """Every log in `folder`, summarised and in `order`; file names relative to it. What
+    each log alone decides is kept (corr.statuscache) for the very bytes it was made
+    from, so a log unchanged since the last run is read, not replayed."""
+    from corr import clock, statuscache
 
     now = now or clock.now()
+    paths = logs_in(folder, recursive)
+    kept = statuscache.load(folder, recursive)
+    fresh: dict[str, Any] = {}
     games = []
-    for path in logs_in(folder, recursive):
+    for path in paths:
         label = str(path.relative_to(folder)) if recursive else path.name
-        games.append(game_status(path, me, now, label))
+        seen = statuscache.fingerprint(path)
+        entry: Any = kept.get(label)
+        made_now: dict[str, Any]
+        if seen is None or not statuscache.holds(entry, seen, now):
+            made = _entry(path)
+            if isinstance(made, GameStatus):
+                games.append(GameStatus(label, error=made.error))
+                continue
+            # kept only when the log is still the one fingerprinted: a log written to
+            # meanwhile is replayed next time
+            entry = dict(made, seen=seen) if seen is not None and statuscache.fingerprint(path) == seen else None
+            made_now = made
+        else:
+            made_now = entry
+        if entry is not None:
+            fresh[label] = entry
+        games.append(_summary(made_now, label, me, now))
+    if fresh != kept:
+        statuscache.save(folder, recursive, fresh)
     return order(games)
