@@ -162,6 +162,7 @@ def _entry(path: Path) -> dict[str, Any] | GameStatus:
     own_end = own["deadline"] if isinstance(own, dict) and own.get("deadline") else None
     return {
         "game": rep.header.game,
+        "commits": rep.header.commitment is not None,  # to a dealer's secret beside the log
         "players": [{"seat": s["seat"], "name": s["name"]} for s in data["seats"]],
         "seq": log_seq(rep),  # a running duel's public view has read none of its records
         "turn": turn,
@@ -231,7 +232,8 @@ def folder_status(folder: Path, me: str | None = None, recursive: bool = False,
         seen = statuscache.fingerprint(path)
         entry: Any = kept.get(label)
         made_now: dict[str, Any]
-        if seen is None or not statuscache.holds(entry, seen, now):
+        if seen is None or not statuscache.holds(entry, path, seen, now):
+            secret = statuscache.secret_seen(path)  # before the replay reads it
             made = _entry(path)
             if isinstance(made, GameStatus):
                 games.append(GameStatus(label, error=made.error))
@@ -239,6 +241,10 @@ def folder_status(folder: Path, me: str | None = None, recursive: bool = False,
             # kept only when the log is still the one fingerprinted: a log written to
             # meanwhile is replayed next time
             entry = dict(made, seen=seen) if seen is not None and statuscache.fingerprint(path) == seen else None
+            if entry is not None and made["commits"]:
+                entry["secret"] = secret
+                if statuscache.secret_seen(path) != secret:
+                    entry = None
             made_now = made
         else:
             made_now = entry

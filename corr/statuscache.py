@@ -43,11 +43,8 @@ def _name(folder: Path, recursive: bool) -> str:
     return hashlib.sha256(f"{folder.resolve()}\0{recursive}".encode()).hexdigest()[:40]
 
 
-def fingerprint(path: Path) -> tuple[int, str, str | None] | None:
-    """The log's size and SHA-256, and the SHA-256 of its dealer's secret (None without
-    one); None when it cannot be read as a regular file."""
-    from corr.engine.dealer import secret_path
-
+def fingerprint(path: Path) -> tuple[int, str] | None:
+    """The log's size and SHA-256; None when it cannot be read as a regular file."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not hang the read
         with os.fdopen(fd, "rb") as f:
@@ -56,14 +53,21 @@ def fingerprint(path: Path) -> tuple[int, str, str | None] | None:
             data = f.read()
     except OSError:
         return None
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+def secret_seen(path: Path) -> str:
+    """The SHA-256 of the dealer's secret beside the log, `none` without one, `unread`
+    when it cannot be read: only a log whose header commits to a secret reads it."""
+    from corr.engine.dealer import secret_path
+
     try:
         with open(secret_path(path), "rb") as f:
-            secret: str | None = hashlib.sha256(f.read()).hexdigest()
+            return hashlib.sha256(f.read()).hexdigest()
     except FileNotFoundError:
-        secret = None
+        return "none"
     except OSError:
-        return None
-    return len(data), hashlib.sha256(data).hexdigest(), secret
+        return "unread"
 
 
 def load(folder: Path, recursive: bool) -> dict[str, Any]:
@@ -121,14 +125,17 @@ def save(folder: Path, recursive: bool, entries: dict[str, Any]) -> None:
             pass
 
 
-def holds(entry: Any, seen: tuple[int, str, str | None], now: datetime) -> bool:
-    """Whether a kept entry is the summary of the log as `seen` now: the same bytes, and
-    on the same side of the game's own clock's end (its second, shown rounded down, is
-    always replayed)."""
+def holds(entry: Any, path: Path, seen: tuple[int, str], now: datetime) -> bool:
+    """Whether a kept entry is the summary of the log at `path` as `seen` now: the same
+    bytes, the same dealer's secret beside them where they commit to one, and on the
+    same side of the game's own clock's end (its second, shown rounded down, is always
+    replayed)."""
     from corr import timecontrol
     from corr.errors import CorruptLog
 
     if not isinstance(entry, dict) or entry.get("seen") != seen:
+        return False
+    if entry.get("secret") is not None and entry["secret"] != secret_seen(path):
         return False
     own = entry.get("own_end")
     if own is None:
