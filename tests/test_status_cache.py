@@ -113,3 +113,19 @@ def test_a_kept_summary_is_read_and_a_forged_one_is_not(tmp_path: Path, corr: Ca
     assert cached(corr, folder) == honest == uncached(corr, monkeypatch, folder)
     kept.write_bytes(b"garbage")
     assert cached(corr, folder) == honest
+
+
+def test_a_changed_dealers_secret_is_seen_at_once(tmp_path: Path, corr: Callable[..., Run],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    log = folder / "cards.corr"
+    assert corr("new", "cards", log, "-p", "Anna", "-p", "Ben", "--format", "none").code == 0
+    secret = Path(f"{log}.secret")
+    honest = cached(corr, folder)
+    assert cached(corr, folder) == honest
+    secret.write_text("{}")  # the log's bytes unchanged, the secret it commits to not
+    changed = cached(corr, folder)
+    assert changed == uncached(corr, monkeypatch, folder)
+    secret.unlink()
+    assert cached(corr, folder) == uncached(corr, monkeypatch, folder)
