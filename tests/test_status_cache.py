@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 from freezegun import freeze_time
@@ -16,9 +16,13 @@ START = "2026-03-01T12:00:00Z"
 
 
 @pytest.fixture(autouse=True)
-def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test its own cache, and a clock that stands still unless the test moves it:
+    two runs a second apart would print "10m 00s left" and "9m 59s left"."""
     monkeypatch.delenv("CORR_ME", raising=False)
     monkeypatch.setenv("CORR_CACHE_DIR", str(tmp_path / "cache"))
+    with freeze_time(START):
+        yield
 
 
 def uncached(corr: Callable[..., Run], monkeypatch: pytest.MonkeyPatch, *args: str | Path) -> str:
@@ -73,7 +77,10 @@ def test_an_appended_record_is_seen_at_once(tmp_path: Path, corr: Callable[..., 
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     folder = games(tmp_path, corr)
     before = cached(corr, folder)
-    assert corr("bot", folder / "war.corr", "--seed", "1", "--format", "none").code == 0
+    import json
+
+    first = json.loads(corr("legal", folder / "war.corr", "--json").out)["moves"][0]
+    assert corr("move", folder / "war.corr", first, "--format", "none").code == 0
     after = cached(corr, folder)
     assert after != before and after == uncached(corr, monkeypatch, folder)
 
