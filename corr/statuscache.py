@@ -18,7 +18,6 @@ does not load, or an entry that does not match, is only a reason to replay.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import os
 import pickle
 import stat
@@ -32,10 +31,10 @@ _FOLDER = "status"
 
 def _place() -> tuple[Path, bytes] | None:
     from corr import cache
-    from corr.engine.checkpoint import _key
+    from corr.engine.checkpoint import signing_key
 
     folder = cache.folder(_FOLDER, 0o700)
-    key = _key(folder) if folder is not None else None
+    key = signing_key(folder) if folder is not None else None
     return (folder, key) if folder is not None and key is not None else None
 
 
@@ -72,25 +71,18 @@ def secret_seen(path: Path) -> str:
 
 def load(folder: Path, recursive: bool) -> dict[str, Any]:
     """The summaries kept for `folder`, by file label; {} where none hold."""
-    from corr.engine.checkpoint import _code_stamp
+    from corr.engine.checkpoint import code_stamp, read_signed
 
     place = _place()
     if place is None:
         return {}
     where, key = place
-    try:
-        raw = (where / _name(folder, recursive)).read_bytes()
-    except OSError:
-        return {}
-    head = len(_MAGIC)
-    if not raw.startswith(_MAGIC) or len(raw) < head + 32:
-        return {}
-    mac, body = raw[head:head + 32], raw[head + 32:]
-    if not hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).digest()):
+    body = read_signed(where / _name(folder, recursive), _MAGIC, key)
+    if body is None:
         return {}
     try:
         kept = pickle.loads(body)
-        if kept["code"] != _code_stamp() or kept["folder"] != str(folder.resolve()):
+        if kept["code"] != code_stamp() or kept["folder"] != str(folder.resolve()):
             return {}
         entries = kept["entries"]
     except Exception:  # noqa: BLE001 - a cache that does not load is only a reason to replay
@@ -100,29 +92,18 @@ def load(folder: Path, recursive: bool) -> dict[str, Any]:
 
 def save(folder: Path, recursive: bool, entries: dict[str, Any]) -> None:
     """Keep `entries` (by file label) for `folder`; nothing when the cache cannot be written."""
-    from corr.engine.checkpoint import _code_stamp
+    from corr.engine.checkpoint import code_stamp, write_signed
 
     place = _place()
     if place is None:
         return
     where, key = place
     try:
-        body = pickle.dumps({"code": _code_stamp(), "folder": str(folder.resolve()), "entries": entries},
+        body = pickle.dumps({"code": code_stamp(), "folder": str(folder.resolve()), "entries": entries},
                             protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - summaries that cannot be kept are made again next time
         return
-    target = where / _name(folder, recursive)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body)
-        os.replace(temporary, target)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    write_signed(where / _name(folder, recursive), _MAGIC, key, body)
 
 
 def holds(entry: Any, path: Path, seen: tuple[int, str], now: datetime) -> bool:

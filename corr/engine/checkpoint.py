@@ -60,7 +60,7 @@ def _folder() -> Path | None:
     return cache.folder(_FOLDER, 0o700)
 
 
-def _key(folder: Path) -> bytes | None:
+def signing_key(folder: Path) -> bytes | None:
     """This user's key the checkpoints are signed with, made on first use."""
     path = folder / ".key"
     try:
@@ -90,7 +90,7 @@ def _key(folder: Path) -> bytes | None:
     return key
 
 
-def _code_stamp() -> str:
+def code_stamp() -> str:
     """corr's version and its modules as installed: a checkpoint made by other code is
     another replay's, never this one's."""
     global _code
@@ -123,22 +123,14 @@ def read(path: Path, data: bytes) -> Kept | None:
     if data.count(b"\n") <= MIN_RECORDS:  # a short log: none is kept for it
         return None
     folder = _folder()
-    key = _key(folder) if folder is not None else None
+    key = signing_key(folder) if folder is not None else None
     if folder is None or key is None:
         return None
-    try:
-        raw = (folder / _name(path)).read_bytes()
-    except OSError:
+    body = read_signed(folder / _name(path), _MAGIC, key)
+    if body is None:
         return None
-    import hmac
     import pickle
 
-    head = len(_MAGIC)
-    if not raw.startswith(_MAGIC) or len(raw) < head + 32:
-        return None
-    mac, body = raw[head:head + 32], raw[head + 32:]
-    if not hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).digest()):
-        return None
     try:
         kept = pickle.loads(body)
         code, where, size, digest, secret, count, fields, rows = (
@@ -146,7 +138,7 @@ def read(path: Path, data: bytes) -> Kept | None:
             kept["records"])
     except Exception:  # noqa: BLE001 - a checkpoint that does not load is only a reason to replay
         return None
-    if code != _code_stamp() or where != str(path.resolve()) or len(data) < size or \
+    if code != code_stamp() or where != str(path.resolve()) or len(data) < size or \
             hashlib.sha256(data[:size]).hexdigest() != digest:
         return None
     new = tuple.__new__
@@ -200,7 +192,6 @@ def due(table: Position, covered: int) -> bool:
 
 def keep(table: Position) -> None:
     """Keep what replay made of the table's log, for the next command on it."""
-    import hmac
     import pickle
 
     log = table.log
@@ -208,7 +199,7 @@ def keep(table: Position) -> None:
             or not log.path.is_file():
         return
     folder = _folder()
-    key = _key(folder) if folder is not None else None
+    key = signing_key(folder) if folder is not None else None
     if folder is None or key is None:
         return
     try:
@@ -220,7 +211,7 @@ def keep(table: Position) -> None:
         return
     same: dict[Any, Any] = {}  # equal outcomes kept as one: most moves share what they did
     kept: dict[str, Any] = {
-        "code": _code_stamp(),
+        "code": code_stamp(),
         "path": str(log.path.resolve()),
         "size": log.size,
         "digest": hashlib.sha256(data).hexdigest(),
@@ -242,20 +233,44 @@ def keep(table: Position) -> None:
         body = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - a position that cannot be kept is replayed next time
         return
-    target = folder / _name(log.path)
+    if write_signed(folder / _name(log.path), _MAGIC, key, body):
+        _prune(folder)
+
+
+def read_signed(path: Path, magic: bytes, key: bytes) -> bytes | None:
+    """The body of a cache file `magic` + HMAC + body, only when `key` signed it: a file
+    anyone else wrote is never unpickled. None for a missing, short or forged file."""
+    import hmac
+
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head = len(magic)
+    if not raw.startswith(magic) or len(raw) < head + 32:
+        return None
+    mac, body = raw[head:head + 32], raw[head + 32:]
+    return body if hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).digest()) else None
+
+
+def write_signed(target: Path, magic: bytes, key: bytes, body: bytes) -> bool:
+    """Write `magic` + HMAC + body to `target` atomically (mode 0600); False when it
+    could not be written (a cache: nothing else happens)."""
+    import hmac
+
     temporary = target.with_name(f".{target.name}.{os.getpid()}")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + hmac.new(key, body, hashlib.sha256).digest() + body)
+            f.write(magic + hmac.new(key, body, hashlib.sha256).digest() + body)
         os.replace(temporary, target)
     except OSError:
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        return
-    _prune(folder)
+        return False
+    return True
 
 
 def _one(same: dict[Any, Any], outcome: Any) -> Any:
