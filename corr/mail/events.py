@@ -20,8 +20,6 @@ from typing import Any, Callable
 from corr.errors import CorrError
 from corr.log.sidecars import write_json
 
-#: Beside an event log: what the host mailed of it.
-STATE_SUFFIX = ".host.json"
 
 Send = Callable[[EmailMessage, str], bool]
 
@@ -69,7 +67,9 @@ def run_event(path: Path, games: Path, now: datetime, sender: str | None, send: 
 
 
 def _state_path(path: Path) -> Path:
-    return Path(f"{path}{STATE_SUFFIX}")
+    from corr.mail.host import HOST_SUFFIX  # beside an event log as beside a game's
+
+    return Path(f"{path}{HOST_SUFFIX}")
 
 
 def _mailed(path: Path) -> int:
