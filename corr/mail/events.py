@@ -20,6 +20,8 @@ from typing import Any, Callable
 from corr.errors import CorrError
 from corr.log.sidecars import write_json
 
+#: Beside an event log: what the host mailed of it.
+STATE_SUFFIX = ".host.json"
 
 Send = Callable[[EmailMessage, str], bool]
 
@@ -67,9 +69,7 @@ def run_event(path: Path, games: Path, now: datetime, sender: str | None, send: 
 
 
 def _state_path(path: Path) -> Path:
-    from corr.mail.host import HOST_SUFFIX  # beside an event log as beside a game's
-
-    return Path(f"{path}{HOST_SUFFIX}")
+    return Path(f"{path}{STATE_SUFFIX}")
 
 
 def _mailed(path: Path) -> int:
