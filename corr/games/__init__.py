@@ -11,6 +11,7 @@ game by name: everything asks this registry.
 from __future__ import annotations
 
 import pkgutil
+from functools import cache
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -23,13 +24,20 @@ if TYPE_CHECKING:
 
 def names() -> list[str]:
     """Every registered game's name: the packages in this folder."""
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+    return list(_names())
+
+
+@cache
+def _names() -> tuple[str, ...]:
+    """The folder's packages, listed once a process: every log read asks for its
+    game, and an audit of many short logs would otherwise list this folder for each."""
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg))
 
 
 def _key(name: str) -> str:
     """The package a game name or alias names."""
     key = name.strip().lower()
-    known = names()
+    known = _names()
     if key in known:
         return key
     for candidate in known:  # an alias: the games say their own

@@ -106,8 +106,10 @@ def _at_start(f: BinaryIO) -> Iterator[int]:
         os.lseek(fd, position, os.SEEK_SET)
 
 
+@cache
 def _platform_module(name: str):  # type: ignore[no-untyped-def]
-    """The platform's locking module, or a one-line error where it has none."""
+    """The platform's locking module, or a one-line error where it has none; looked up
+    once a process (every log read takes a lock and lets it go)."""
     import importlib
 
     try:
