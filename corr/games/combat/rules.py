@@ -144,8 +144,9 @@ class Combat(AsWritten, Game[CombatState]):
 
     def state_key(self, state: CombatState) -> bytes:
         # cells as raw bytes 0-9, then owners, turn, owed tiles, challenge window, flags
-        conquered = "".join(map(state.conquered.get, DIGITS, "." * 9))
-        bonus = "".join(map(str, map(state.bonus.__getitem__, self.seats)))
+        conquered = "".join(map(state.conquered.get, DIGITS, "." * 9)) if state.conquered else "........."
+        bonus = "0" * len(self.seats) if not any(state.bonus.values()) else "".join(
+            map(str, map(state.bonus.__getitem__, self.seats)))
         last = state.last
         window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
