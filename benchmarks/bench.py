@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Sample, children_cpu, fmt, interleaved, median, per, ratio  # noqa: E402
+from harness import Figure, Sample, children_cpu, fmt, interleaved, median, per, ratio, table  # noqa: E402
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dara"]
 CONQUEST = ("claim", "auto")
@@ -142,6 +142,13 @@ def run_floor(files: list[Path]) -> int:
                 n += 1
     return n
 
+
+#: The aim of an audit's CPU time over its floor's: Domino's deal is dealt again and
+#: checked on every load.
+AUDIT_AIM = {"domino": 5.0}
+AUDIT_AIM_DEFAULT = 3.0
+#: The benchmarks whose verdicts (`figures(quick)`) close this one's, in the order printed.
+OTHERS = ("bench_status", "bench_war")
 
 #: Every game, with the options its random complete games are played with.
 EVERY_GAME = {
@@ -264,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=None, help="subprocess runs per command (default 10; --quick 3)")
     ap.add_argument("--profile", action="store_true", help="also cProfile auditing (up to) 200 of the games")
     ap.add_argument("--no-startup", action="store_true", help="skip the `corr move` start-up part")
+    ap.add_argument("--no-others", action="store_true",
+                    help=f"leave the other benchmarks' figures out of the verdict ({', '.join(OTHERS)})")
     ap.add_argument("--env-as-is", action="store_true", help="time subprocesses in this environment unchanged")
     ap.add_argument("--dir", type=Path, default=None, help="keep the games here and reuse them on later runs")
     args = ap.parse_args(argv)
@@ -308,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             chess_cpu = median(times["chess"])[1]
             print(f"{'python-chess: read_game + push (%d games)' % len(pgns):<44}{chess_cpu:>9.3f}"
                   f"{moves / chess_cpu:>14,.0f} moves/s")
-        print(f"audit/floor = {fmt(ratio(times['audit'], times['floor']), aim=2.5)}")
+        print(f"audit/floor = {fmt(ratio(times['audit'], times['floor']), aim=AUDIT_AIM_DEFAULT)}")
         if pgns is not None:
             # time per record over time per chess move
             print(f"audit/chess = {fmt(ratio(per(times['audit'], records), per(times['chess'], moves)))}"
@@ -319,10 +328,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"audit of every game ({n_each} random complete games each, {rounds} interleaved rounds; "
               f"per record: median CPU)")
         print(f"{'game':<8}{'records':>8}{'audit/rec':>11}{'floor/rec':>11}   audit/floor")
+        verdict: list[Figure] = []
         for game, recs, got in every_game_ratios(n_each, folder, rounds):
             a_cpu, f_cpu = median(got["audit"])[1], median(got["floor"])[1]
+            aim = AUDIT_AIM.get(game, AUDIT_AIM_DEFAULT)
             print(f"{game:<8}{recs:>8}{a_cpu / recs * 1e6:>9.1f}us{f_cpu / recs * 1e6:>9.1f}us   "
-                  f"{fmt(ratio(got['audit'], got['floor']), aim=2.5)}")
+                  f"{fmt(ratio(got['audit'], got['floor']), aim=aim)}")
+            verdict.append(Figure(f"audit, {game}", f"{a_cpu / recs * 1e6:.1f} us a record",
+                                  f"floor: {f_cpu / recs * 1e6:.1f} us", ratio(got["audit"], got["floor"]), aim))
 
         if args.profile:
             import cProfile
@@ -335,6 +348,13 @@ def main(argv: list[str] | None = None) -> int:
             prof.disable()
             print(f"\ncProfile of auditing {len(sample)} games (top 25 by tottime):")
             pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+
+        if not args.no_others:
+            for name in OTHERS:
+                print(f"\n{name}.py ...", flush=True)
+                verdict += __import__(name).figures(quick=args.quick)
+        print("\nThe verdict: each figure beside its reference and its aim (CPU medians)")
+        print(table(verdict))
 
         if args.no_startup:
             return 0

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -30,8 +29,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Figure, Sample, fmt, interleaved, median, ratio  # noqa: E402
 
 GAMES = ("combat", "moyo", "war")
+AIM = 2.0
 
 
 def make_games(folder: Path, n: int) -> None:
@@ -70,14 +73,26 @@ def status(folder: Path) -> int:
     return len(lines(folder_status(folder), None, False))
 
 
-def timed(fn, folder: Path) -> tuple[float, float]:  # type: ignore[no-untyped-def]
-    c0, w0 = time.process_time(), time.perf_counter()
-    fn(folder)
-    return time.process_time() - c0, time.perf_counter() - w0
+def measure(tmp: Path, games: int, rounds: int) -> tuple[int, Sample, Sample, dict[str, list[Sample]]]:
+    """(bytes of logs, the first status, a floor beside it, {"status"/"floor": samples
+    of the interleaved rounds}) over `games` random games made in `tmp`."""
+    os.environ["CORR_CACHE_DIR"] = str(tmp / "cache")
+    folder = tmp / "games"
+    make_games(folder, games)
+    size = floor(folder)
+    first = interleaved({"status": lambda: status(folder), "floor": lambda: floor(folder)}, 1)
+    times = interleaved({"status": lambda: status(folder), "floor": lambda: floor(folder)}, rounds)
+    return size, first["status"][0], first["floor"][0], times
 
 
-def spread(values: list[float]) -> str:
-    return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
+def figures(quick: bool = False) -> list[Figure]:
+    """The verdict `benchmarks/bench.py` prints: status with the summaries kept, over its floor."""
+    games, rounds = (100, 3) if quick else (1000, 7)
+    with tempfile.TemporaryDirectory() as tmp:
+        _, _, _, times = measure(Path(tmp), games, rounds)
+    cpu, floor_cpu = median(times["status"])[1], median(times["floor"])[1]
+    return [Figure(f"corr status, {games:,} games", f"{cpu * 1e3:.0f} ms", f"floor: {floor_cpu * 1e3:.0f} ms",
+                   ratio(times["status"], times["floor"]), AIM)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,28 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        os.environ["CORR_CACHE_DIR"] = str(Path(tmp) / "cache")
-        folder = Path(tmp) / "games"
-        make_games(folder, args.games)
-        size = floor(folder)
-        print(f"corr status over {args.games} games ({size / 1e6:.1f} MB of logs), {args.rounds} rounds")
-        cpu, wall = timed(status, folder)
-        f_cpu, f_wall = timed(floor, folder)
-        print(f"{'first (every log replayed)':<30}cpu {cpu:8.3f} s  wall {wall:8.3f} s  "
-              f"{cpu / f_cpu:6.1f}x the floor's cpu")
-        runs: dict[str, list[tuple[float, float]]] = {"status": [], "floor": []}
-        for r in range(args.rounds):
-            order = ("status", "floor") if r % 2 else ("floor", "status")
-            for name in order:
-                runs[name].append(timed(status if name == "status" else floor, folder))
-        for name in ("floor", "status"):
-            cpus, walls = [c for c, _ in runs[name]], [w for _, w in runs[name]]
-            print(f"{name + (' (summaries kept)' if name == 'status' else ': open+read+sha256'):<30}"
-                  f"cpu {statistics.median(cpus):8.3f} s  wall {statistics.median(walls):8.3f} s  (median)")
-        cpu_ratio = [s[0] / f[0] for s, f in zip(runs["status"], runs["floor"]) if f[0] > 0]
-        wall_ratio = [s[1] / f[1] for s, f in zip(runs["status"], runs["floor"])]
-        print(f"status/floor  cpu {spread(cpu_ratio)}  wall {spread(wall_ratio)}  "
-              f"(aim <= 2x: {'ok' if statistics.median(cpu_ratio) <= 2 else 'MISSED'})")
+        size, (wall, cpu), (_, f_cpu), runs = measure(Path(tmp), args.games, args.rounds)
+    print(f"corr status over {args.games} games ({size / 1e6:.1f} MB of logs), {args.rounds} interleaved rounds")
+    print(f"{'first (every log replayed)':<30}cpu {cpu:8.3f} s  wall {wall:8.3f} s  "
+          f"{cpu / f_cpu:6.1f}x the floor's cpu")
+    for name in ("floor", "status"):
+        m_wall, m_cpu = median(runs[name])
+        print(f"{name + (' (summaries kept)' if name == 'status' else ': open+read+sha256'):<30}"
+              f"cpu {m_cpu:8.3f} s  wall {m_wall:8.3f} s  (median)")
+    print(f"status/floor = {fmt(ratio(runs['status'], runs['floor']), aim=AIM)}")
     return 0
 
 

@@ -27,7 +27,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import fmt, interleaved, median, per, ratio  # noqa: E402
+from harness import Figure, Sample, fmt, interleaved, median, per, ratio  # noqa: E402
+
+#: War's time per position over python-chess's
+AIM = 1.0
 
 
 def war_positions(games: int) -> tuple[Any, list[Any]]:
@@ -64,6 +67,39 @@ def chess_positions(games: int) -> list[Any]:
     return boards
 
 
+def measure(games: int, repeats: int) -> tuple[dict[str, list[Sample]], dict[str, tuple[int, int]]]:
+    """Interleaved samples of listing every legal move of every position, War's and (when
+    python-chess is installed) chess's, and (positions, moves) of each."""
+    game, states = war_positions(games)
+    legal = game.legal_moves
+    war_count: Callable[[], int] = lambda: sum(len(legal(s)) for s in states)  # noqa: E731
+    cases: dict[str, Callable[[], object]] = {"war": war_count}
+    counts = {"war": (len(states), war_count())}
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        boards = chess_positions(games)
+        chess_count: Callable[[], int] = lambda: sum(len(list(b.legal_moves)) for b in boards)  # noqa: E731
+        cases["chess"] = chess_count
+        counts["chess"] = (len(boards), chess_count())
+    return interleaved(cases, repeats), counts
+
+
+def figures(quick: bool = False) -> list[Figure]:
+    """The verdict `benchmarks/bench.py` prints: War's legal moves per position over
+    python-chess's (none without python-chess)."""
+    games = 3 if quick else 20
+    times, counts = measure(games, 2 if quick else 5)
+    if "chess" not in times:
+        return []
+    (war_pos, _), (chess_pos, _) = counts["war"], counts["chess"]
+    war_us, chess_us = median(times["war"])[1] / war_pos * 1e6, median(times["chess"])[1] / chess_pos * 1e6
+    return [Figure("War legal moves a position", f"{war_us:.0f} us", f"python-chess: {chess_us:.0f} us",
+                   ratio(per(times["war"], war_pos), per(times["chess"], chess_pos)), AIM)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
@@ -71,32 +107,18 @@ def main() -> None:
     args = parser.parse_args()
     games = 3 if args.quick else args.games
     repeats = 2 if args.quick else 5
-
-    game, states = war_positions(games)
-    legal = game.legal_moves
-    war_count: Callable[[], int] = lambda: sum(len(legal(s)) for s in states)  # noqa: E731
-    try:
-        import chess  # noqa: F401
-    except ImportError:
-        boards = None
-    else:
-        boards = chess_positions(games)
-    cases: dict[str, Callable[[], object]] = {"war": war_count}
-    if boards is not None:
-        chess_count: Callable[[], int] = lambda: sum(len(list(b.legal_moves)) for b in boards)  # noqa: E731
-        cases["chess"] = chess_count
-    times = interleaved(cases, repeats)
-    war_moves, war_time = war_count(), median(times["war"])[1]
-    print(f"war:   {len(states):>6} positions  {len(states) / war_time:>10,.0f} positions/s  "
-          f"{war_moves / war_time:>11,.0f} moves/s  ({war_moves / len(states):.1f} moves a position; median CPU "
+    times, counts = measure(games, repeats)
+    (positions, war_moves), war_time = counts["war"], median(times["war"])[1]
+    print(f"war:   {positions:>6} positions  {positions / war_time:>10,.0f} positions/s  "
+          f"{war_moves / war_time:>11,.0f} moves/s  ({war_moves / positions:.1f} moves a position; median CPU "
           f"of {repeats} rounds)")
-    if boards is None:
+    if "chess" not in times:
         print("chess: python-chess is not installed (pip install chess): no yardstick")
         return
-    chess_moves, chess_time = chess_count(), median(times["chess"])[1]
-    print(f"chess: {len(boards):>6} positions  {len(boards) / chess_time:>10,.0f} positions/s  "
-          f"{chess_moves / chess_time:>11,.0f} moves/s  ({chess_moves / len(boards):.1f} moves a position)")
-    print(f"war/chess per position: {fmt(ratio(per(times['war'], len(states)), per(times['chess'], len(boards))))}")
+    (boards, chess_moves), chess_time = counts["chess"], median(times["chess"])[1]
+    print(f"chess: {boards:>6} positions  {boards / chess_time:>10,.0f} positions/s  "
+          f"{chess_moves / chess_time:>11,.0f} moves/s  ({chess_moves / boards:.1f} moves a position)")
+    print(f"war/chess per position: {fmt(ratio(per(times['war'], positions), per(times['chess'], boards)), aim=AIM)}")
     print(f"war/chess per legal move: {fmt(ratio(per(times['war'], war_moves), per(times['chess'], chess_moves)))}")
 
 

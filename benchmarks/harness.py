@@ -100,3 +100,30 @@ def fmt(r: Ratio, aim: float | None = None) -> str:
     if aim is not None:
         text += f"  (aim <= {aim:g}x: {'ok' if r.cpu.median <= aim else 'MISSED'})"
     return text
+
+
+class Figure(NamedTuple):
+    """One line of a benchmark's verdict: what was timed, beside its reference, the
+    ratio between them and the aim it is held to (by its CPU median)."""
+
+    name: str
+    measured: str  # "17.3 us a record"
+    reference: str  # "floor: 3.2 us a record"
+    ratio: Ratio
+    aim: float
+
+    @property
+    def met(self) -> bool:
+        return self.ratio.cpu.median <= self.aim
+
+
+def table(figures: list[Figure]) -> str:
+    """The figures as a table, one line each: name, measured, reference, the CPU ratio
+    with its spread, the aim and whether it is met."""
+    rows = [("figure", "measured", "reference", "CPU ratio (min-max)", "aim", "")]
+    for f in figures:
+        c = f.ratio.cpu
+        rows.append((f.name, f.measured, f.reference, f"{c.median:.2f}x ({c.low:.2f}-{c.high:.2f})",
+                     f"<= {f.aim:g}x", "ok" if f.met else "MISSED"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows)

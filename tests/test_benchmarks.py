@@ -97,3 +97,13 @@ def test_fmt_prints_cpu_and_wall_with_spreads_and_judges_the_aim_on_cpu() -> Non
 
 def test_median_of_samples_takes_wall_and_cpu_apart() -> None:
     assert harness.median([(3.0, 1.0), (1.0, 3.0), (2.0, 2.0)]) == (2.0, 2.0)
+
+
+def test_a_figure_is_met_by_its_cpu_median_and_the_table_says_so() -> None:
+    fast = harness.Figure("audit, Combat", "9.0 us a record", "floor: 3.0 us", harness.ratio([(4, 3)], [(1, 1)]), 3)
+    slow = harness.Figure("audit, War", "30 us a record", "floor: 3.0 us", harness.ratio([(1, 4)], [(1, 1)]), 3)
+    assert fast.met and not slow.met
+    lines = harness.table([fast, slow]).splitlines()
+    assert lines[0].split()[:3] == ["figure", "measured", "reference"]
+    assert lines[1].startswith("audit, Combat") and "3.00x (3.00-3.00)" in lines[1] and lines[1].endswith("ok")
+    assert "4.00x (4.00-4.00)" in lines[2] and lines[2].endswith("MISSED")
