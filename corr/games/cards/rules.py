@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 import re
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from corr.games.dealing import DEALER, shuffle
@@ -29,6 +30,20 @@ TRACK = 40  # 3.2: steps of the score track; a lap token is worth 40
 _DECK_TERM = re.compile(r"(\d{1,2})x([1-9])(?:-([1-9]))?")
 #: 1.2 ruling: nine cards of each digit
 DEFAULT_DECK = "9x1-9"
+
+
+def _scoring_cells(cell: int) -> tuple[int, ...]:
+    """3.1: the cells whose cards a card laid on `cell` scores: its block but itself,
+    and its row and column outside the block."""
+    field = FIELD_OF[cell]
+    block = tuple(c for c in FIELD_CELLS[field] if c != cell)
+    lines = tuple(c for c in (*ROW_CELLS[cell // 9], *COL_CELLS[cell % 9]) if FIELD_OF[c] != field)
+    return block + lines
+
+
+#: (how many cells a card laid on a cell scores, the cards there read at once) per cell:
+#: every record of a card game is scored
+_SCORING = [(len(cells), itemgetter(*cells)) for cells in map(_scoring_cells, range(81))]
 
 
 def parse_deck(text: str) -> list[int]:
@@ -299,13 +314,8 @@ class Cards(AsWritten, Game[CardsState]):
     def score(cells: list[int], cell: int) -> int:
         """3.1: the cards in the card's block, plus those outside the block in its row or
         column; the card itself does not count (it is not laid yet)."""
-        field = FIELD_OF[cell]
-        block = FIELD_CELLS[field]
-        row, col = ROW_CELLS[cell // 9], COL_CELLS[cell % 9]
-        points = sum(1 for c in block if cells[c] and c != cell)
-        points += sum(1 for c in row if cells[c] and FIELD_OF[c] != field)
-        points += sum(1 for c in col if cells[c] and FIELD_OF[c] != field)
-        return points
+        count, read = _SCORING[cell]
+        return count - read(cells).count(0)
 
     def _draw(self, state: CardsState, index: int) -> None:
         """2.3, 5.2: draw from the pile; an empty pile ends the game (end=pile) or leaves

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 from dataclasses import dataclass
+from functools import reduce
+from operator import itemgetter, or_
 from typing import Any
 
 from corr.errors import IllegalMove, UsageError
@@ -38,6 +40,11 @@ AREA_OF: dict[str, list[int]] = {
     "columns": [c % 9 + 1 for c in range(81)],
 }
 AREA_WORD = {"fields": "field", "rows": "row", "columns": "column"}
+#: what the cells of each area hold (a board's cells or candidates), read at once: every
+#: move asks whether an area still takes a stone
+_AREA_READ: dict[str, list[Any]] = {
+    units: [None] + [itemgetter(*cells) for cells in areas[1:]] for units, areas in AREA_CELLS.items()
+}
 
 
 @dataclass
@@ -209,7 +216,7 @@ class Moyo(Game[MoyoState]):
         return "moyo 5.2" if self.opts["variant"] == "horikomi" else "moyo 4.1"
 
     def state_key(self, state: MoyoState) -> bytes:
-        owners = "".join(o or "." for o in state.owner[1:])
+        owners = "".join([o or "." for o in state.owner[1:]])
         return bytes(state.grid.cells) + (
             f"|{owners}|{state.picks}|{state.handicap_left}|{state.turn}|{''.join(state.winners)}"
             f"|{'o' if state.over else ''}"
@@ -240,11 +247,7 @@ class Moyo(Game[MoyoState]):
     def placeable(self, state: MoyoState, area: int) -> int:
         """Mask of the digits with a legal place in the area (any candidate of an area's
         empty cell is a digit the area lacks: the Sudoku rule covers its own unit)."""
-        cand = state.grid.cand
-        mask = 0
-        for c in AREA_CELLS[self.units][area]:
-            mask |= cand[c]
-        return mask
+        return reduce(or_, _AREA_READ[self.opts["units"]][area](state.grid.cand))
 
     def turned(self, state: MoyoState, area: int) -> list[int]:
         """1.5: stones the area still has that can go nowhere in it (turned face down)."""
@@ -291,7 +294,8 @@ class Moyo(Game[MoyoState]):
         ]
 
     def can_place(self, state: MoyoState, seat: str) -> bool:
-        return any(self.placeable(state, a) for a in self.target_areas(state, seat))
+        read, cand = _AREA_READ[self.opts["units"]], state.grid.cand
+        return any(any(read[a](cand)) for a in self.target_areas(state, seat))
 
     def apply(self, state: MoyoState, action: Action) -> Outcome:
         if action.type == "challenge":
