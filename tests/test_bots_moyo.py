@@ -137,6 +137,24 @@ def test_bot_moyo_strong_keeps_to_its_time_budget() -> None:
     assert "looks 1 ply ahead" in shallow.why
 
 
+def test_bot_moyo_strong_looks_at_its_clock_before_each_position_it_tries() -> None:
+    """A node of the search tries every move on a copy of the board; past the deadline
+    it stops before the next copy, not after the whole node (or 32 of them)."""
+    rep = randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=3, max_records=12)
+    game, state = rep.game, rep.state
+    assert len(game.legal_moves(state)) > 10
+    search = moyo._Search(game, deadline=time.perf_counter() + 3600)
+    search.children(state, rep.to_move(), None, 0)
+    assert search.nodes == len(game.legal_moves(state))  # one look at the clock per position tried
+    late = moyo._Search(game, deadline=time.perf_counter() - 1)
+    with pytest.raises(moyo._OutOfTime):
+        late.children(state, rep.to_move(), None, 0)
+    assert late.nodes == 1
+    with pytest.raises(moyo._OutOfTime):
+        late.negamax(state, 3, -2 * moyo.WIN, 2 * moyo.WIN, 0)
+    assert late.nodes == 2
+
+
 def match(levels: dict[str, str], seed: int) -> tuple[str, ...]:
     rep = randomplay.start("moyo", ["A", "B"], PUZZLE, seed)
     rng = random.Random(seed)

@@ -188,8 +188,12 @@ class _Search:
         self.table: dict[bytes, tuple[int, int, int, Move | None]] = {}
 
     def _tick(self) -> None:
+        """Count a position tried and stop once the deadline has passed. Called for
+        every child a node makes: one child costs a copy of the board and a matching
+        per area, far more than the clock, and a node of fifty children checked only
+        now and then let a move run 70% past its budget."""
         self.nodes += 1
-        if not self.nodes & 31 and time.perf_counter() > self.deadline:
+        if time.perf_counter() > self.deadline:
             raise _OutOfTime
 
     def children(self, state: Any, seat: str, first: Move | None, ply: int) -> list[tuple[int, Move, Any]]:
@@ -198,7 +202,9 @@ class _Search:
         moves that leave the seat best off."""
         game = self.game
         out: list[tuple[int, Move, Any]] = []
+        tick = self._tick
         for move in game.legal_moves(state):
+            tick()
             after = _play(game, state, seat, move)
             value = _ended(game, after, seat, ply + 1) if after.over else _judge(game, after, seat)
             out.append((value, move, after))
@@ -207,7 +213,6 @@ class _Search:
 
     def negamax(self, state: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The value of `state` for the seat on turn."""
-        self._tick()
         game = self.game
         seat = game.to_move(state)
         if seat is None:  # never: child_value looks further only while the game goes on
@@ -254,6 +259,7 @@ class _Search:
         a move beats the best so far, so a search cut short still has an answer."""
         alpha, beta = -2 * WIN, 2 * WIN
         for move, after in moves:
+            self._tick()
             value = self.child_value(after, seat, depth - 1, alpha, beta, 1)
             if value > alpha:
                 alpha = value
