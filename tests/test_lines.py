@@ -216,3 +216,71 @@ def test_the_fast_canonical_form_is_dump(base: dict[str, Any], move: Any, target
     raw = lines.canonical_record(record)
     assert raw == lines.dump(record) == models.dump(models.Record.model_validate_json(raw))
     assert lines.read_record(raw) == models.read_record(raw) == record
+
+
+def _models_verdict(raw: bytes) -> Any:
+    """What the models' reader and the canonical form make of a record line: the record,
+    or the name of the refusal."""
+    try:
+        record = models.read_record(raw)
+    except lines.LineError:
+        return "invalid"
+    return record if lines.canonical_record(record) == raw else "noncanonical"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(REP.log.raw),
+    st.lists(st.tuples(st.integers(0, 400), st.integers(0, 3),
+                       st.sampled_from([b'"', b"\\", b"\x00", b"\x1f", b" ", b"0", b"1", b"a", b"\xc3\xa9", b"\xff",
+                                        b"\xed\xa0\x80", b",", b":", b"}", b"{", b'"move":"x",', b"Z", b"-", b"A", b"F", b"G"])),
+             max_size=4),
+    record_text,
+)
+def test_a_plain_line_is_read_as_the_models_read_it(raw: bytes, edits: list[tuple[int, int, bytes]], move: str) -> None:
+    """store.parse takes a line of the common shape off its bytes (lines.plain_record)
+    without the models; whatever such a line becomes after edits - a byte dropped or
+    put in, a field respelt, a move of odd text - the shape accepts it only where the
+    models' reader gives the same record and the line is canonical."""
+    if move and b'"move":"' in raw:
+        head, rest = raw.split(b'"move":"', 1)
+        raw = head + b'"move":' + json.dumps(move, ensure_ascii=False).encode() + rest.split(b'"', 1)[1]
+    line = bytearray(raw)
+    for at, cut, put in edits:
+        at = min(at, len(line))
+        line[at:at + cut] = put
+    data = bytes(line)
+    fast = lines.plain_record(data)
+    if fast is not None:
+        assert _models_verdict(data) == fast, data
+
+
+def test_the_plain_shape_takes_most_records_and_leaves_the_rest_to_the_readers() -> None:
+    """The common record lines (moves, passes, challenges) take the plain path; a line with
+    a target, a note or an escaped move does not, and is read field by field."""
+    plain = [raw for raw in REP.log.raw if lines.plain_record(raw) is not None]
+    assert len(plain) == len(REP.log.raw)
+    for raw in plain:
+        assert lines.plain_record(raw) == models.read_record(raw)
+    record = models.read_record(REP.log.raw[0])
+    for other in (record._replace(target=1), record._replace(note="n"), record._replace(move='7 "(5,4)"'),
+                  record._replace(move="\u00e9" * 101)):
+        assert lines.plain_record(lines.canonical_record(other)) is None
+
+
+def test_every_one_byte_change_of_a_plain_line_is_read_as_the_models_read_it() -> None:
+    """Each byte of a move line replaced, dropped or doubled, one at a time, with bytes
+    that matter to JSON, to the fields' patterns and to UTF-8: the plain shape accepts
+    a changed line only where the models' reader gives the same record."""
+    raw = next(r for r in REP.log.raw if b'"move":"' in r)
+    swaps = [b'"', b"\\", b"\x00", b"\x1f", b" ", b"0", b"9", b"a", b"f", b"g", b"A", b"F", b"Z", b"z", b"T", b"-",
+             b":", b",", b"{", b"}", b"\xc3", b"\xff", b"\xc3\xa9", b""]
+    accepted = 0
+    for at in range(len(raw)):
+        for put in swaps + [raw[at:at + 1] * 2]:
+            data = raw[:at] + put + raw[at + 1:]
+            fast = lines.plain_record(data)
+            if fast is not None:
+                accepted += 1
+                assert _models_verdict(data) == fast, data
+    assert accepted > len(raw)  # digits, hex and move text may change and stay valid

@@ -3,7 +3,9 @@
 These models define the log format: the JSON Schema in `schemas/` is generated from
 them and `corr audit` validates every line with them. Everyday commands read lines
 through `corr.log.lines`, which applies the same constraints without importing
-pydantic; a property test keeps the two in agreement.
+pydantic; a property test keeps the two in agreement. A record line of the common
+shape (`lines.plain_record`) is read off its bytes by either reader: tests hold that
+shape to these models byte change by byte change.
 """
 
 from __future__ import annotations
@@ -157,5 +159,6 @@ _new_tuple = tuple.__new__
 #: A validated model's field values (pydantic keeps them in its __dict__) in lines.Record order.
 _record_values = operator.itemgetter(*lines.Record._fields)
 
-#: The reader `corr audit` uses: every line checked by the models themselves.
+#: The reader `corr audit` uses: every line the common shape does not take is checked
+#: by the models themselves.
 STRICT = (read_header, read_record)

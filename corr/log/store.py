@@ -98,22 +98,25 @@ def parse(data: bytes, path: Path, reader: Reader = FAST, known: Known | None = 
         records.extend(checked)
         seq = len(checked)
         prev = sha256(rows[seq]).hexdigest()
+    plain = lines.plain_record
     for raw in islice(rows, seq + 1, None):
-        try:
-            record = read_record(raw)
-        except lines.LineError as err:
-            raise CorruptLog(
-                f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({err})", seq=seq + 1, kind="schema"
-            ) from None
-        # One comparison holds the line to its one byte form: dump never writes a space,
-        # a needless escape or a key twice, and writes keys in their fixed order.
-        try:
-            noncanonical = canonical(record) != raw
-        except (ValueError, TypeError):  # a reader that let through what dump cannot write
-            noncanonical = True
-        if noncanonical:
-            raise CorruptLog(f"{path}: line {seq + 2} (seq {seq + 1}) {_NONCANONICAL}", seq=seq + 1,
-                             kind="noncanonical")
+        record = plain(raw)  # most lines: valid and canonical by their shape
+        if record is None:
+            try:
+                record = read_record(raw)
+            except lines.LineError as err:
+                raise CorruptLog(
+                    f"{path}: line {seq + 2} (seq {seq + 1}) is not a valid record ({err})", seq=seq + 1, kind="schema"
+                ) from None
+            # One comparison holds the line to its one byte form: dump never writes a
+            # space, a needless escape or a key twice, and writes keys in their fixed order.
+            try:
+                noncanonical = canonical(record) != raw
+            except (ValueError, TypeError):  # a reader that let through what dump cannot write
+                noncanonical = True
+            if noncanonical:
+                raise CorruptLog(f"{path}: line {seq + 2} (seq {seq + 1}) {_NONCANONICAL}", seq=seq + 1,
+                                 kind="noncanonical")
         seq += 1
         if record.seq != seq:
             raise CorruptLog(
