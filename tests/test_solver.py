@@ -146,6 +146,20 @@ def test_no_solution_solves_to_none_and_counts_zero() -> None:
     assert count_solutions(puzzle) == 0
 
 
+@pytest.mark.parametrize(
+    ("puzzle", "first"),
+    [
+        ("." * 81, "123456789456789123789123456231674895875912364694538217317265948542897631968341572"),
+        ("3", "278653194354819726169274853612437985985126347437985612596348271723591468841762539"),
+    ],
+)
+def test_solve_of_a_puzzle_with_many_solutions_returns_the_first_in_search_order(puzzle: str, first: str) -> None:
+    """Singles first, then the first cell with fewest candidates, its digits ascending: the
+    Domino bot relabels digits to draw a random solution, so the order is part of the
+    result (pinned from the per-cell search the bitset search replaced)."""
+    assert "".join(map(str, solve(parse_puzzle(puzzle)) or [])) == first
+
+
 def test_grade_of_an_easy_puzzle_is_singles() -> None:
     assert grade(parse_puzzle("5")) == "singles"
     # A solved grid with one row emptied is a singles puzzle too.

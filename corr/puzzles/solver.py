@@ -1,10 +1,10 @@
 """A fast pure-Python Sudoku solver: counts solutions exactly (Moyo 6) and grades difficulty.
 
-Candidates are one int per cell (digit d is bit `1 << d`, as in corr.geometry), so a
-search node is a copy of an 81-int list and every deduction is a few bit operations.
-Propagation applies naked singles (a cell with one candidate) and hidden singles (a
-digit with one place left in a unit) until neither fires; the search then branches on
-the cell with the fewest candidates, which keeps the tree small for hard puzzles.
+Solving and counting search in corr.puzzles.cover (the board as one exact-cover bitset:
+naked and hidden singles for all of it in a few big-int operations, then the cell with
+the fewest candidates). Grading works here on one candidate mask per cell (digit d is
+bit `1 << d`, as in corr.geometry), since naked pairs and intersections read cells and
+units one at a time.
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ from corr.geometry import ALL_DIGITS_MASK, PEERS, UNITS, name
 _UNIT_CELLS: list[tuple[int, ...]] = [cells for _, _, cells in UNITS]
 #: POPCOUNT[mask] for every 10-bit candidate mask (a table beats int.bit_count in a loop).
 _POP: list[int] = [bin(m).count("1") for m in range(1 << 10)]
-#: The digit of a single-bit mask.
-_DIGIT: dict[int, int] = {1 << d: d for d in range(1, 10)}
-#: The units each cell belongs to (row, column, field), as indexes into _UNIT_CELLS.
-_UNITS_OF: list[tuple[int, ...]] = [tuple(u for u, cells in enumerate(_UNIT_CELLS) if c in cells) for c in range(81)]
 
 #: Each cell's 20 peers. Built here with the cell itself left out: geometry.PEERS (as of
 #: this writing) also lists the cell in its own row and column, which would make every
@@ -65,8 +61,8 @@ def _initial(cells: list[int]) -> tuple[list[int], list[int]]:
     return cand, queue
 
 
-def _propagate(cand: list[int], queue: list[int], hidden: bool = True) -> bool:
-    """Apply naked (and hidden) singles in place until stable; False on a contradiction.
+def _propagate(cand: list[int], queue: list[int]) -> bool:
+    """Apply naked and hidden singles in place until stable; False on a contradiction.
 
     `queue` holds cells that just became single-valued and whose digit must still be
     removed from their peers. A cell may be queued twice; eliminating again is harmless.
@@ -86,8 +82,6 @@ def _propagate(cand: list[int], queue: list[int], hidden: bool = True) -> bool:
                     cand[p] = m
                     if pop[m] == 1:
                         queue.append(p)
-        if not hidden:
-            return True
         for unit, values in _UNIT_GETTERS:
             once = twice = 0
             for m in values(cand):
@@ -109,94 +103,21 @@ def _propagate(cand: list[int], queue: list[int], hidden: bool = True) -> bool:
             return True
 
 
-def _branch_cell(cand: list[int]) -> int:
-    """The unsolved cell with fewest candidates (the first with two), or -1 when solved."""
-    pop = _POP
-    best = -1
-    best_n = 10
-    for c in range(81):
-        n = pop[cand[c]]
-        if 1 < n < best_n:
-            best, best_n = c, n
-            if n == 2:
-                break
-    return best
-
-
-def _search(cand: list[int], limit: int, found: list[list[int]]) -> int:
-    """Depth-first search below a propagated node; collects up to `limit` solutions."""
-    best = _branch_cell(cand)
-    if best < 0:
-        found.append(cand)
-        return 1
-    total = 0
-    m = cand[best]
-    while m:
-        bit = m & -m
-        m ^= bit
-        child = cand[:]
-        child[best] = bit
-        if _propagate(child, [best]):
-            total += _search(child, limit - total, found)
-            if total >= limit:
-                break
-    return total
-
-
-def _solutions(cells: list[int], limit: int) -> list[list[int]]:
-    """Up to `limit` solutions as digit lists (after refusing a clash)."""
-    _check_cells(cells)
-    cand, queue = _initial(cells)
-    found: list[list[int]] = []
-    if limit > 0 and _propagate(cand, queue):
-        _search(cand, limit, found)
-    return [[_DIGIT[m] for m in sol] for sol in found]
-
-
 def solve(cells: list[int]) -> list[int] | None:
     """One solution (the first the search finds), or None when there is none."""
-    sols = _solutions(cells, 1)
-    return sols[0] if sols else None
+    from corr.puzzles.cover import solutions  # its tables take milliseconds to build
+
+    _check_cells(cells)
+    found = solutions(cells, 1)
+    return found[0] if found else None
 
 
 def count_solutions(cells: list[int], limit: int = 10_000) -> int:
     """The number of solutions, exact up to `limit`: the search stops once it reaches it."""
+    from corr.puzzles.cover import count
+
     _check_cells(cells)
-    cand, queue = _initial(cells)
-    if limit <= 0 or not _propagate(cand, queue):
-        return 0
-    counter = _Counter(limit)
-    counter.run(cand)
-    return counter.count
-
-
-class _Counter:
-    """Counts leaves without keeping the solutions (no list of thousands of grids)."""
-
-    __slots__ = ("limit", "count")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.count = 0
-
-    def run(self, cand: list[int]) -> None:
-        best = _branch_cell(cand)
-        if best < 0:
-            self.count += 1
-            return
-        m = cand[best]
-        while m:
-            bit = m & -m
-            m ^= bit
-            child = cand[:]
-            child[best] = bit
-            # naked singles only below the root: counting visits every leaf, and the
-            # hidden-single scan of all 27 units costs more than the nodes it saves
-            # (appendix puzzle 3: 2,252 solutions in 31 ms instead of 160 ms)
-            if _propagate(child, [best], False):
-                self.run(child)
-                if self.count >= self.limit:
-                    return
+    return count(cells, limit)
 
 
 # --- grading -------------------------------------------------------------------------
