@@ -148,7 +148,7 @@ def run_floor(files: list[Path]) -> int:
 AUDIT_AIM = {"domino": 5.0}
 AUDIT_AIM_DEFAULT = 3.0
 #: The benchmarks whose verdicts (`figures(quick)`) close this one's, in the order printed.
-OTHERS = ("bench_status", "bench_war")
+OTHERS = ("bench_status", "bench_war", "bench_solver")
 
 #: Every game, with the options its random complete games are played with.
 EVERY_GAME = {

@@ -31,9 +31,11 @@ from typing import Callable
 
 from corr.puzzles.appendix import APPENDIX, parse_puzzle
 from corr.puzzles.solver import count_solutions, is_valid_solution, solve
-from harness import fmt, interleaved, median, ratio
+from harness import Figure, fmt, interleaved, median, ratio
 
 TOP95 = Path(__file__).resolve().parent.parent / "tests" / "data" / "top95.txt"
+#: corr's mean time a top95 puzzle over C dancing links'
+AIM = 1.5
 
 Solver = Callable[[list[int]], "list[int] | None"]
 
@@ -91,6 +93,22 @@ def solve_all(fn: Callable[[list[int]], object], puzzles: list[list[int]], worst
     worst.append(slowest)
 
 
+def figures(quick: bool = False) -> list[Figure]:
+    """The verdict `benchmarks/bench.py` prints: corr's mean on top95 over C dancing
+    links' (none without exact-cover)."""
+    try:
+        dlx = dlx_solver()
+    except ImportError:
+        return []
+    top95 = [parse_puzzle(line) for line in TOP95.read_text().splitlines() if line.strip()]
+    worst: dict[str, list[float]] = {"corr": [], "dlx": []}
+    times = interleaved({"corr": lambda: solve_all(solve, top95, worst["corr"]),
+                         "dlx": lambda: solve_all(dlx, top95, worst["dlx"])}, 3 if quick else 5)
+    mean = {name: median(times[name])[1] / len(top95) * 1e3 for name in times}
+    return [Figure("solver, top95 mean", f"{mean['corr']:.2f} ms", f"C dancing links: {mean['dlx']:.2f} ms",
+                   ratio(times["corr"], times["dlx"]), AIM)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
@@ -122,7 +140,7 @@ def main() -> None:
             row += f"{mean * 1e3:>14.3f}ms{statistics.median(worst[name]) * 1e3:>14.3f}ms"
         print(row)
         if "dlx" in solvers:
-            notes.append(f"{label:<10}corr/dlx        {fmt(ratio(times['corr'], times['dlx']), 1.5 if label == 'top95' else None)}")
+            notes.append(f"{label:<10}corr/dlx        {fmt(ratio(times['corr'], times['dlx']), AIM if label == 'top95' else None)}")
         if "py-sudoku" in solvers:
             notes.append(f"{label:<10}py-sudoku/corr  {fmt(ratio(times['py-sudoku'], times['corr']))}")
     for note in notes:
