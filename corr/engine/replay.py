@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 
 from corr.engine import dealer, hashes, keys
 from corr.engine.header import make_game
-from corr.engine.judge import judge
+from corr.engine.judge import check_turn, judge
 from corr.engine.position import Position, Step
 from corr.errors import CorrError, CorruptLog, NotationError
 from corr.games.base import Action
@@ -68,6 +68,7 @@ def run(position: Position, records: list[Record], start: int,
     targets = position.void_targets
     snapshots = position.snapshots
     clone = game.clone
+    game_apply = game.apply
     authors = keys.authors(header)
     for index, record in enumerate(records, start):
         if record.by not in authors:
@@ -82,8 +83,10 @@ def run(position: Position, records: list[Record], start: int,
                              seq=record.seq, kind="signature")
         try:
             if record.type == "move" and position.forfeit is None and record.move is not None:
+                # judge's own path for a move while the game goes on, without its layers
                 action = Action(record.seq, "move", record.by, canonical(record.move), None, record.at)
-                action, outcome = judge(position, record, index, action)
+                check_turn(game, position.state, action)
+                outcome = game_apply(position.state, action)
             else:
                 action, outcome = judge(position, record, index)
         except NotationError as err:
