@@ -68,6 +68,33 @@ def test_bot_war_strong_through_choose_moves_within_two_seconds() -> None:
     play(rep, choice.move)  # the engine takes it
 
 
+#: White to move; Black threatens 8 (9,1)-(9,5) and a number on White's first line after
+#: it (3.1): the Leap's move to (5,5) loses in two, which a search of one ply cannot see.
+THREATENED = "bSbC..bI..bC./........./....5..N./........./........bS/.....L.../L..bL..b8../2......../SC.....C. w"
+
+
+def test_bot_war_strong_searches_until_most_of_its_budget_is_spent() -> None:
+    """Deepening goes on while less than SOFT_SHARE of the budget is spent (the deadline
+    cuts the last iteration short): no move ends after a ply or two with the budget
+    unspent, whatever the machine's speed."""
+    rep = randomplay.start("war", ["Anna", "Ben"], {"setup": THREATENED})
+    view = seat_view(rep, rep.to_move())
+    began = time.perf_counter()
+    choice = war.strong(view, random.Random(0), budget=0.3)
+    assert time.perf_counter() - began >= 0.3 * war.SOFT_SHARE
+    assert choice.move in view.legal
+
+
+def test_bot_war_strong_does_not_let_a_number_through_to_its_first_line_3_1() -> None:
+    for seed in range(3):
+        rep = randomplay.start("war", ["Anna", "Ben"], {"setup": THREATENED})
+        choice = war.strong(seat_view(rep, rep.to_move()), random.Random(seed), budget=0.5)
+        assert str(choice.move) != "L (5,9)-(5,5)"
+        play(rep, choice.move)
+        answer = war.strong(seat_view(rep, rep.to_move()), random.Random(seed), budget=5, depth=4)
+        assert "wins in" not in answer.why, (choice.move, answer.why)
+
+
 def test_bot_war_strong_with_a_fixed_depth_is_repeatable() -> None:
     rep = randomplay.play("war", ["Anna", "Ben"], {}, seed=8, max_records=12)
     view = seat_view(rep, rep.to_move())
