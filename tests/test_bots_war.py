@@ -15,6 +15,7 @@ from corr.games.war import bot as war
 from corr.bots.base import choose, seat_view
 from corr.geometry import cell_at, name
 from corr.log import store
+from corr.games.war.rules import KNIGHT, WHITE
 from corr.notation import PieceMove
 
 Square = tuple[int, int]  # (row, column), both 1..9
@@ -186,3 +187,61 @@ def test_bot_war_strong_beats_greedy_in_a_small_match() -> None:
     results = [match_game(seat, seed, depth=2) for seed, seat in enumerate(("A", "B", "A"))]
     wins = sum(1 for (seat, winners) in zip(("A", "B", "A"), results) if winners == (seat,))
     assert wins >= 2, results
+
+
+# --- strong: converting a won position ------------------------------------------------------
+#: White far ahead: its one number, a step from Black's first line, is held still by Black's
+#: lone Immobilizer (2.6), which dances round it; only a Knight taking it (2.5) or a side
+#: with no move left (3.2) ends the game.
+LONE_IMMOBILIZER = "........./....bI..../....1..../...SLC.../....N..../...ICS.../........./........./......... w"
+
+
+def test_bot_war_strong_converts_eight_pieces_against_a_lone_immobilizer_3_1() -> None:
+    for seed in range(2):
+        rep = randomplay.start("war", ["Anna", "Ben"], {"setup": LONE_IMMOBILIZER})
+        rng = random.Random(seed)
+        for _ in range(40):
+            if rep.to_move() is None:
+                break
+            play(rep, war.strong(seat_view(rep, rep.to_move()), rng, budget=0.3).move)
+        assert rep.result().winners == ("A",), f"seed {seed}: no result after 40 plies"
+
+
+def test_bot_war_strong_values_a_knight_nearer_an_immobilizer_that_holds_a_number_2_6() -> None:
+    """The hunt: a Knight one jump from Black's Immobilizer beside White's number counts
+    for more than one three jumps away; with no number held there is nothing to hunt."""
+    def value(pieces: dict[Square, str]) -> int:
+        rep = game_from(pieces)
+        return war._Board(rep.game, rep.state).evaluate()
+
+    held = {(2, 5): "bI", (3, 5): "1", (9, 9): "bS", (9, 1): "2"}
+    knight = war.SIGNED[WHITE][KNIGHT]
+    placed = knight[cell_at(4, 6)] - knight[cell_at(8, 2)]  # the nearer square is nearer the centre too
+    near, far = value({**held, (4, 6): "N"}), value({**held, (8, 2): "N"})
+    hunt = war.HUNT[war.KNIGHT_DISTANCE[cell_at(4, 6)][cell_at(2, 5)]] - war.HUNT[war.KNIGHT_DISTANCE[cell_at(8, 2)][cell_at(2, 5)]]
+    assert war.KNIGHT_DISTANCE[cell_at(4, 6)][cell_at(2, 5)] == 1 and hunt > 0
+    assert near - far == hunt + placed
+    free = {(2, 5): "bI", (5, 5): "1", (9, 9): "bS", (9, 1): "2"}
+    assert value({**free, (4, 6): "N"}) - value({**free, (8, 2): "N"}) == placed
+
+
+def test_bot_war_board_keeps_its_knights_and_immobilizers_through_make_and_take_back() -> None:
+    for seed in range(6):
+        rep = randomplay.play("war", ["Anna", "Ben"], {}, seed=seed, max_records=seed * 31 + 5)
+        if rep.to_move() is None:
+            continue
+        board = war._Board(rep.game, rep.state)
+        rng = random.Random(seed)
+        undos = []
+        for _ in range(12):
+            moves = board.moves()
+            if not moves:
+                break
+            undos.append(board.make(rng.choice(moves)))
+            fresh = war._Board(rep.game, board.pos)
+            assert sorted(board.knights[1]) == sorted(fresh.knights[1]) and sorted(board.knights[2]) == sorted(fresh.knights[2])
+            assert sorted(board.immobilizers[1]) == sorted(fresh.immobilizers[1])
+            assert board.evaluate() == fresh.evaluate()
+        for undo in reversed(undos):
+            board.take_back(undo)
+        assert board.evaluate() == war._Board(rep.game, rep.state).evaluate()

@@ -34,7 +34,7 @@ from corr.games.base import BotView, Choice
 from corr.games.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.war.rules import (
-    BLACK, COLOUR_NAME, CORRECTOR, FIRST_LINE, IMMOBILIZER, KING, KNIGHT, LEAP, PIECE_NAME, STAR, WHITE, War,
+    BLACK, COLOUR_NAME, CORRECTOR, FIRST_LINE, IMMOBILIZER, KING, KNIGHT, KNIGHT_JUMPS, LEAP, PIECE_NAME, STAR, WHITE, War,
     position_text,
 )
 from corr.geometry import name
@@ -55,6 +55,10 @@ ADVANCE = (90, 60, 38, 24, 14, 7, 3, 0, 0)
 CENTRE = {STAR: 1, CORRECTOR: 1, LEAP: 3, KNIGHT: 5, IMMOBILIZER: 3}
 #: mobility, cheaply: what each enemy number held by an Immobilizer (2.6) is worth
 FROZEN = 15
+#: an enemy Immobilizer that holds one's numbers still is a target a Knight can take
+#: (2.5, 2.6): a bonus by the nearest own Knight's distance from it in jumps, so that a
+#: side far ahead brings a Knight over instead of shuffling beyond the search's horizon
+HUNT = (0, 40, 30, 21, 14, 9, 5, 2) + (0,) * 74
 #: how many captures deep the quiescence search follows a line of play
 QUIESCENCE_PLIES = 6
 #: default thinking time in seconds: a hard deadline
@@ -113,11 +117,14 @@ class _Board:
         #: how many numbers each colour has, and where its Immobilizers stand (index WHITE, BLACK)
         self.numbers = [0, 0, 0]
         self.immobilizers: list[list[int]] = [[], [], []]
+        self.knights: list[list[int]] = [[], [], []]
         for c in range(81):
             if side[c] and piece[c] < 10:
                 self.numbers[side[c]] += 1
             elif side[c] and piece[c] == IMMOBILIZER:
                 self.immobilizers[side[c]].append(c)
+            elif side[c] and piece[c] == KNIGHT:
+                self.knights[side[c]].append(c)
 
     def make(self, move: WarMove) -> tuple[Any, ...]:
         """Play `move` for the side to move; returns what `take_back` needs."""
@@ -138,8 +145,13 @@ class _Board:
                 self.numbers[enemy] -= 1
             elif victim == IMMOBILIZER:
                 self.immobilizers[enemy].remove(dst)
+            elif victim == KNIGHT:
+                self.knights[enemy].remove(dst)
         if kind == IMMOBILIZER:
             cells = self.immobilizers[own]
+            cells[cells.index(src)] = dst
+        elif kind == KNIGHT:
+            cells = self.knights[own]
             cells[cells.index(src)] = dst
         if kind == STAR and enemy:  # 2.2: a suicide capture, both leave the board
             piece[dst] = side[dst] = 0
@@ -162,8 +174,13 @@ class _Board:
             self.numbers[enemy] += 1
         elif enemy and victim == IMMOBILIZER:
             self.immobilizers[enemy].append(dst)
+        elif enemy and victim == KNIGHT:
+            self.knights[enemy].append(dst)
         if kind == IMMOBILIZER:
             cells = self.immobilizers[own]
+            cells[cells.index(dst)] = src
+        elif kind == KNIGHT:
+            cells = self.knights[own]
             cells[cells.index(dst)] = src
         piece, side = pos.piece, pos.side
         piece[src], side[src] = kind, own
@@ -226,12 +243,48 @@ class _Board:
         return out
 
     def evaluate(self) -> int:
-        """Material and placement, and the enemy numbers an Immobilizer holds, from the
-        side to move's view."""
+        """Material and placement, the enemy numbers an Immobilizer holds, and how near
+        a Knight stands to an Immobilizer that holds numbers, from the side to move's view."""
         numbers = self.numbers
         score = (self.score + SCARCITY[numbers[WHITE]] - SCARCITY[numbers[BLACK]]
                  + FROZEN * (len(self.held(BLACK)) - len(self.held(WHITE))))
+        if self.immobilizers[WHITE] or self.immobilizers[BLACK]:
+            score += self._hunt(WHITE) - self._hunt(BLACK)
         return score if self.pos.turn == WHITE else -score
+
+    def _hunt(self, colour: int) -> int:
+        """HUNT for `colour`'s nearest Knight to each enemy Immobilizer holding one of its
+        numbers still (2.6)."""
+        knights = self.knights[colour]
+        if not knights:
+            return 0
+        piece, side = self.pos.piece, self.pos.side
+        bonus = 0
+        for imm in self.immobilizers[3 - colour]:
+            if any(side[n] == colour and piece[n] < 10 for n in KING[imm]):
+                bonus += HUNT[min(KNIGHT_DISTANCE[k][imm] for k in knights)]
+        return bonus
+
+
+def _knight_distances() -> list[list[int]]:
+    """KNIGHT_DISTANCE[a][b]: the fewest Knight's jumps from a to b on an empty board."""
+    table = []
+    for start in range(81):
+        far = [99] * 81
+        far[start], ring = 0, [start]
+        while ring:
+            nxt = []
+            for c in ring:
+                for n in KNIGHT_JUMPS[c]:
+                    if far[n] == 99:
+                        far[n] = far[c] + 1
+                        nxt.append(n)
+            ring = nxt
+        table.append(far)
+    return table
+
+
+KNIGHT_DISTANCE = _knight_distances()
 
 
 def _describe(state: Any, move: WarMove) -> str:
