@@ -20,7 +20,7 @@ import pytest
 
 from corr import engine, randomplay
 from corr.errors import IllegalMove
-from corr.games.war.rules import DEFAULT_SETUP
+from corr.games.war.rules import DEFAULT_SETUP, KING, WRITTEN, WarState, _is_legal, parse_position
 from corr.geometry import cell_at, name
 from corr.log import store
 from corr.notation import Correction, PieceMove, parse
@@ -1322,3 +1322,56 @@ def test_war_2_legal_moves_in_one_sweep_are_every_piece_s_moves_in_order(seed: i
         frozen = game.frozen(state, state.turn)
         expected = [m for c in range(81) if state.side[c] == state.turn for m in game.piece_moves(state, c, frozen)]
         assert game.legal_moves(state) == expected
+
+
+
+def _games_and_positions(seed: int) -> tuple[list, list]:  # type: ignore[type-arg]
+    """Every position of four random games from the default setup (each seed its own),
+    and twenty random positions with both colours to move."""
+    played: list = []
+    for g in range(4):
+        rep = randomplay.play("war", ["White", "Black"], {}, seed=seed * 4 + g, max_records=250)
+        engine.replay(rep.log, each=lambda r: played.append(r.game.clone(r.state)))
+    rng = random.Random(seed)
+    thrown = []
+    for _ in range(20):
+        piece, side, _turn = parse_position(random_position(rng))
+        thrown += [WarState(list(piece), list(side), 1), WarState(piece, side, 2)]
+    return [s for s in played if not s.over], thrown
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_war_2_3_2_the_one_move_and_any_move_answers_match_the_full_generator(seed: int) -> None:
+    """An audit asks of each record only whether its one move is legal and then whether
+    the other side has any move at all (3.2), never making every move: those answers
+    (`_is_legal`, `has_move`) and the frozen cells (2.6, found from the Immobilizers
+    alone) are the full generator's, for every piece and target of every position of
+    twenty random games and of a hundred random positions (there every capture mark and
+    a wrong letter too), either colour to move."""
+    game = randomplay.start("war", ["White", "Black"], {}).game
+    played, thrown = _games_and_positions(seed)
+    table: dict[tuple[str, int], list[PieceMove]] = {}  # (letter, from) -> the move to dst, or 81 + dst with x
+
+    def row(letter: str, src: int) -> list[PieceMove]:
+        if (letter, src) not in table:
+            table[letter, src] = [PieceMove(letter, src, i % 81, i >= 81) for i in range(162)]
+        return table[letter, src]
+
+    for every, state in [(False, s) for s in played] + [(True, s) for s in thrown]:
+        piece, side, own = state.piece, state.side, state.turn
+        held = {n for c in range(81) if piece[c] == 14 and side[c] not in (0, own)
+                for n in KING[c] if side[n] == own and 0 < piece[n] < 10}
+        assert game.frozen(state, own) == held
+        assert game.has_move(state) == bool(game.legal_moves(state)), game.view(state, None).shown["position"]
+        for src in range(81):
+            if not piece[src] or side[src] != own and not every:
+                continue
+            legal = {m.dst + 81 * m.capture for m in game.piece_moves(state, src) if isinstance(m, PieceMove)
+                     } if side[src] == own else set()
+            letter = WRITTEN[piece[src]]
+            moves = row(letter, src)
+            for i in (range(162) if every else [dst + 81 * bool(side[dst]) for dst in range(81)]):
+                assert _is_legal(piece, side, own, moves[i]) == (i in legal), (str(moves[i]), state)
+            if every:
+                wrong = row("N" if letter != "N" else "1", src)
+                assert not any(_is_legal(piece, side, own, wrong[dst + 81 * bool(side[dst])]) for dst in range(81))

@@ -242,8 +242,8 @@ class War(Game[WarState]):
         """2.6: the cells of `colour`'s numbers next to an enemy Immobilizer."""
         piece, side = state.piece, state.side
         out: set[int] = set()
-        for c in range(81):
-            if piece[c] == IMMOBILIZER and side[c] and side[c] != colour:
+        for c in _immobilizers(piece):
+            if side[c] and side[c] != colour:
                 out.update(n for n in KING[c] if side[n] == colour and piece[n] < 10 and piece[n])
         return out
 
@@ -293,8 +293,9 @@ class War(Game[WarState]):
         return _all_moves(state.piece, state.side, state.turn, self.frozen(state, state.turn))
 
     def has_move(self, state: WarState) -> bool:
-        own = state.turn
-        return bool(_all_moves(state.piece, state.side, own, self.frozen(state, own), first=True))
+        """Whether the side to move has a legal move (3.2): `bool(legal_moves)` without
+        making them, the first move found enough (it runs after every move)."""
+        return _any_move(state.piece, state.side, state.turn)
 
     # --- applying a record ----------------------------------------------------------
     def apply(self, state: WarState, action: Action) -> Outcome:
@@ -329,10 +330,11 @@ class War(Game[WarState]):
             return self._correct(state, move, own, action.by)
         if not isinstance(move, PieceMove):
             raise IllegalMove("war 4", f"a War move is like N (8,2)-(4,9), 7 (7,5)x(4,6) or (7,4)=6; got {move}")
-        illegal = self.explain(state, move, own)
-        if illegal is not None:
-            raise illegal
         piece, side = state.piece, state.side
+        if not _is_legal(piece, side, own, move):
+            illegal = self.explain(state, move, own)
+            if illegal is not None:
+                raise illegal
         src, dst = move.src, move.dst
         before = self._on_first_line(state, own)
         took = ""
@@ -569,15 +571,14 @@ def _from_row(row: list[PieceMove | None], letter: str, src: int, dst: int, capt
 
 
 def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
-               cells: Sequence[int] = range(81), first: bool = False) -> list[Move]:
+               cells: Sequence[int] = range(81)) -> list[Move]:
     """The legal moves of `own`'s pieces on `cells` (2.1-2.6), cell by cell, with the
     Sudoku rule (2.1, 2.7) read off digit counts per unit, made once for the position
     (and only when a number or a Corrector asks) instead of each target's twenty peers,
-    and each move object found by its index in a table. `first`: stop after the first
-    piece that has a move. One piece (`piece_moves`) or the first that can move
-    (`has_move`) looks at the peers instead: counting the board would cost more."""
+    and each move object found by its index in a table. One piece (`piece_moves`)
+    looks at the peers instead: counting the board would cost more."""
     counts: list[int] = []
-    sweep = not first and len(cells) > 1
+    sweep = len(cells) > 1
 
     def fits(t: int, d: int, empty: int) -> bool:
         """`War.fits`: no peer of `t` but `empty` holds `d`."""
@@ -595,8 +596,6 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
     moves: list[Move] = []
     add = moves.append
     for cell in cells:
-        if first and moves:  # `has_move`: the first piece that can move is enough
-            break
         if side[cell] != own:
             continue
         kind = piece[cell]
@@ -687,3 +686,142 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
                         counts = _counts(piece)
                     moves.extend(Correction(t, d) for d in range(1, 10) if d != n and fits(t, d, t))
     return moves
+
+
+# --- one question about a position, answered without making every move ---------------------
+#: the cells a King's step and a Knight's jump reach, as sets to test one target
+KING_SET = tuple(frozenset(k) for k in KING)
+KNIGHT_SET = tuple(frozenset(k) for k in KNIGHT_JUMPS)
+OWN_FIELD_SET = tuple(frozenset(f) for f in OWN_FIELD)
+
+
+def _between(rays: tuple[tuple[tuple[int, ...], ...], ...]) -> dict[tuple[int, int], tuple[int, ...]]:
+    """(from, to) -> the cells a slide along one of `rays` crosses on the way."""
+    return {(c, t): ray[:i] for c in range(81) for ray in rays[c] for i, t in enumerate(ray)}
+
+
+#: the cells a Rook's (Star, Corrector) and a Queen's (Leap) slide crosses, by (from, to)
+ROOK_BETWEEN = _between(ROOK_RAYS)
+QUEEN_BETWEEN = _between(QUEEN_RAYS)
+#: the letter a move writes for each piece kind (1-9 the digit)
+WRITTEN = ("",) + tuple(str(d) for d in range(1, 10)) + tuple(LETTER[k] for k in range(STAR, IMMOBILIZER + 1))
+
+
+def _immobilizers(piece: list[int]) -> list[int]:
+    """The cells of the Immobilizers, found by the list's own search (at most four)."""
+    out: list[int] = []
+    i = -1
+    try:
+        while True:
+            i = piece.index(IMMOBILIZER, i + 1)
+            out.append(i)
+    except ValueError:
+        return out
+
+
+def _held(piece: list[int], side: list[int], cell: int, own: int) -> bool:
+    """2.6: an enemy Immobilizer stands next to `own`'s number on `cell`."""
+    for n in KING[cell]:
+        if piece[n] == IMMOBILIZER and side[n] and side[n] != own:
+            return True
+    return False
+
+
+def _fits(piece: list[int], cell: int, digit: int, empty: int) -> bool:
+    """`War.fits`, without the method lookup."""
+    for p in PEERS[cell]:
+        if piece[p] == digit and p != empty:
+            return False
+    return True
+
+
+def _reaches(piece: list[int], side: list[int], own: int, cell: int, dst: int) -> bool:
+    """2.1, 2.4: `dst` is among `War.number_targets(cell)`: a King's step away, or one
+    from an adjacent friendly Leap or from a second Leap beside it."""
+    if dst in KING_SET[cell]:
+        return True
+    for leap in KING[cell]:
+        if piece[leap] == LEAP and side[leap] == own:
+            if dst in KING_SET[leap]:
+                return True
+            for second in KING[leap]:
+                if piece[second] == LEAP and side[second] == own and second != cell and dst in KING_SET[second]:
+                    return True
+    return False
+
+
+def _is_legal(piece: list[int], side: list[int], own: int, move: PieceMove) -> bool:
+    """Whether `move` is among the moves `_all_moves` makes for `own` (2.1-2.6), asked of
+    the one move a record makes instead of making all of its piece's: an audit asks it
+    once per record. `War.explain` says why when it is not."""
+    src, dst = move.src, move.dst
+    kind = piece[src]
+    if not kind or side[src] != own or src == dst or move.piece != WRITTEN[kind]:
+        return False
+    there = side[dst]
+    if there == own or move.capture != bool(there):
+        return False
+    if kind < 10:
+        return (not _held(piece, side, src, own) and _reaches(piece, side, own, src, dst)
+                and _fits(piece, dst, kind, src))
+    if kind == KNIGHT:
+        return dst in KNIGHT_SET[src] and (not there or piece[dst] >= 10)
+    if kind == IMMOBILIZER:
+        return not there and dst in KING_SET[src]
+    if there and (kind != STAR or piece[dst] >= 10):  # 2.2: a Star takes an enemy number only
+        return False
+    if kind == STAR and dst in OWN_FIELD_SET[src]:
+        return True
+    between = (QUEEN_BETWEEN if kind == LEAP else ROOK_BETWEEN).get((src, dst))
+    if between is None:
+        return False
+    for t in between:
+        if piece[t]:
+            return False
+    return True
+
+
+def _any_move(piece: list[int], side: list[int], own: int) -> bool:
+    """Whether `own` has a legal move (3.2): `bool(_all_moves(...))`, stopping at the
+    first move found, from `own`'s own side of the board, where its pieces stand most."""
+    for cell in (range(80, -1, -1) if own == WHITE else range(81)):
+        if side[cell] != own:
+            continue
+        kind = piece[cell]
+        if not kind:
+            continue
+        if kind < 10:
+            if _held(piece, side, cell, own):
+                continue
+            for t in KING[cell]:
+                if side[t] != own and _fits(piece, t, kind, cell):
+                    return True
+            for leap in KING[cell]:  # 2.4: the steps a Leap beside it lends
+                if piece[leap] == LEAP and side[leap] == own:
+                    if _all_moves(piece, side, own, set(), (cell,)):
+                        return True
+                    break
+        elif kind == KNIGHT:
+            for t in KNIGHT_JUMPS[cell]:
+                if not piece[t] or side[t] != own and piece[t] >= 10:
+                    return True
+        elif kind == STAR:
+            for t in OWN_FIELD[cell]:
+                if not piece[t] or side[t] != own and piece[t] < 10:
+                    return True
+            for ray in ROOK_RAYS[cell]:
+                t = ray[0]
+                if not piece[t] or side[t] != own and piece[t] < 10:
+                    return True
+        else:  # Corrector, Leap, Immobilizer: a step to an empty neighbour at least
+            for t in (ORTHO[cell] if kind == CORRECTOR else KING[cell]):
+                if not piece[t]:
+                    return True
+            if kind == CORRECTOR:
+                for t in ORTHO[cell]:
+                    n = piece[t]
+                    if side[t] == own and 0 < n < 10:
+                        for d in range(1, 10):
+                            if d != n and _fits(piece, t, d, t):
+                                return True
+    return False
