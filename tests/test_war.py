@@ -20,7 +20,7 @@ import pytest
 
 from corr import engine, randomplay
 from corr.errors import IllegalMove
-from corr.games.war.rules import DEFAULT_SETUP, KING, WRITTEN, WarState, _is_legal, parse_position
+from corr.games.war.rules import DEFAULT_SETUP, KING, WRITTEN, WarState, _can_move, _is_legal, parse_position
 from corr.geometry import cell_at, name
 from corr.log import store
 from corr.notation import Correction, PieceMove, parse
@@ -1344,7 +1344,7 @@ def _games_and_positions(seed: int) -> tuple[list, list]:  # type: ignore[type-a
 def test_war_2_3_2_the_one_move_and_any_move_answers_match_the_full_generator(seed: int) -> None:
     """An audit asks of each record only whether its one move is legal and then whether
     the other side has any move at all (3.2), never making every move: those answers
-    (`_is_legal`, `has_move`) and the frozen cells (2.6, found from the Immobilizers
+    (`_is_legal`, `has_move` and `_can_move` per piece) and the frozen cells (2.6, found from the Immobilizers
     alone) are the full generator's, for every piece and target of every position of
     twenty random games and of a hundred random positions (there every capture mark and
     a wrong letter too), either colour to move."""
@@ -1366,8 +1366,10 @@ def test_war_2_3_2_the_one_move_and_any_move_answers_match_the_full_generator(se
         for src in range(81):
             if not piece[src] or side[src] != own and not every:
                 continue
-            legal = {m.dst + 81 * m.capture for m in game.piece_moves(state, src) if isinstance(m, PieceMove)
-                     } if side[src] == own else set()
+            made = game.piece_moves(state, src) if side[src] == own else []
+            if side[src] == own:
+                assert _can_move(piece, side, own, src) == bool(made), (src, state)
+            legal = {m.dst + 81 * m.capture for m in made if isinstance(m, PieceMove)}
             letter = WRITTEN[piece[src]]
             moves = row(letter, src)
             for i in (range(162) if every else [dst + 81 * bool(side[dst]) for dst in range(81)]):

@@ -783,45 +783,53 @@ def _is_legal(piece: list[int], side: list[int], own: int, move: PieceMove) -> b
 
 def _any_move(piece: list[int], side: list[int], own: int) -> bool:
     """Whether `own` has a legal move (3.2): `bool(_all_moves(...))`, stopping at the
-    first move found, from `own`'s own side of the board, where its pieces stand most."""
+    first piece that can move, looking from `own`'s own side of the board, where its
+    pieces stand most."""
     for cell in (range(80, -1, -1) if own == WHITE else range(81)):
-        if side[cell] != own:
-            continue
-        kind = piece[cell]
-        if not kind:
-            continue
-        if kind < 10:
-            if _held(piece, side, cell, own):
-                continue
-            for t in KING[cell]:
-                if side[t] != own and _fits(piece, t, kind, cell):
-                    return True
-            for leap in KING[cell]:  # 2.4: the steps a Leap beside it lends
-                if piece[leap] == LEAP and side[leap] == own:
-                    if _all_moves(piece, side, own, set(), (cell,)):
+        if side[cell] == own and _can_move(piece, side, own, cell):
+            return True
+    return False
+
+
+def _can_move(piece: list[int], side: list[int], own: int, cell: int) -> bool:
+    """Whether `own`'s piece on `cell` has a legal move: `bool(War.piece_moves)`,
+    answered by the first one found."""
+    kind = piece[cell]
+    if not kind:
+        return False
+    if kind < 10:
+        if _held(piece, side, cell, own):
+            return False
+        for t in KING[cell]:
+            if side[t] != own and _fits(piece, t, kind, cell):
+                return True
+        for leap in KING[cell]:  # 2.4: the steps a Leap beside it lends
+            if piece[leap] == LEAP and side[leap] == own:
+                return bool(_all_moves(piece, side, own, set(), (cell,)))
+        return False
+    if kind == KNIGHT:
+        for t in KNIGHT_JUMPS[cell]:
+            if not piece[t] or side[t] != own and piece[t] >= 10:
+                return True
+        return False
+    if kind == STAR:
+        for t in OWN_FIELD[cell]:
+            if not piece[t] or side[t] != own and piece[t] < 10:
+                return True
+        for ray in ROOK_RAYS[cell]:
+            t = ray[0]
+            if not piece[t] or side[t] != own and piece[t] < 10:
+                return True
+        return False
+    # Corrector, Leap, Immobilizer: a slide or step to an empty neighbour at least
+    for t in (ORTHO[cell] if kind == CORRECTOR else KING[cell]):
+        if not piece[t]:
+            return True
+    if kind == CORRECTOR:
+        for t in ORTHO[cell]:
+            n = piece[t]
+            if side[t] == own and 0 < n < 10:
+                for d in range(1, 10):
+                    if d != n and _fits(piece, t, d, t):
                         return True
-                    break
-        elif kind == KNIGHT:
-            for t in KNIGHT_JUMPS[cell]:
-                if not piece[t] or side[t] != own and piece[t] >= 10:
-                    return True
-        elif kind == STAR:
-            for t in OWN_FIELD[cell]:
-                if not piece[t] or side[t] != own and piece[t] < 10:
-                    return True
-            for ray in ROOK_RAYS[cell]:
-                t = ray[0]
-                if not piece[t] or side[t] != own and piece[t] < 10:
-                    return True
-        else:  # Corrector, Leap, Immobilizer: a step to an empty neighbour at least
-            for t in (ORTHO[cell] if kind == CORRECTOR else KING[cell]):
-                if not piece[t]:
-                    return True
-            if kind == CORRECTOR:
-                for t in ORTHO[cell]:
-                    n = piece[t]
-                    if side[t] == own and 0 < n < 10:
-                        for d in range(1, 10):
-                            if d != n and _fits(piece, t, d, t):
-                                return True
     return False
