@@ -226,8 +226,13 @@ class War(Game[WarState]):
 
     def state_key(self, state: WarState) -> bytes:
         # the cells as bytes (pieces 0-14, sides 0-2): the hash runs once per record
+        if state.offer is None and not state.winners and not state.ending:  # most records: the tail made once
+            return bytes(state.piece) + bytes(state.side) + _RUNNING_TAIL[state.turn]
         return bytes(state.piece) + bytes(state.side) + (
             f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}").encode()
+
+    #: the public position is the whole position (`Game.public_key`'s default), without its extra call
+    public_key = state_key
 
     def on_turn(self, state: WarState) -> tuple[str, ...]:
         return () if state.over else (SEAT_OF[state.turn],)
@@ -448,8 +453,9 @@ class War(Game[WarState]):
         events: list[str] = []
         if state.offer is not None and state.offer != seat:
             events.append(f"{seat} moves: {state.offer}'s draw offer lapses")
-        state.offer = None if state.offer != seat else state.offer
-        staying = [c for c in self._on_first_line(state, own) if c in before]
+            state.offer = None
+        piece, side = state.piece, state.side
+        staying = [c for c in before if side[c] and side[c] != own and piece[c] < 10]  # still there, in line order
         state.turn = enemy
         if staying:
             state.winners = (SEAT_OF[enemy],)
@@ -459,6 +465,8 @@ class War(Game[WarState]):
             self._arrive(state)
         if state.ending:
             events.append(f"the game is over: {state.ending}")
+        if not took and not events:
+            return _QUIET_MOVE
         return Fought(took=took, suicide=suicide, events=tuple(events))
 
     def _arrive(self, state: WarState) -> None:
@@ -472,14 +480,14 @@ class War(Game[WarState]):
                 state.winners = tuple(self.seats)
                 state.ending = "the same position stood a third time, the same side to move (3.2): a draw"
                 return
-        if not self.has_move(state):
+        if not _any_move(state.piece, state.side, state.turn):
             mover = SEAT_OF[state.turn]
             state.winners = tuple(s for s in self.seats if s != mover)
             state.ending = f"{COLOUR_NAME[state.turn]} has no legal move (3.2)"
 
     @staticmethod
     def _on_first_line(state: WarState, colour: int) -> list[int]:
-        """The enemy numbers standing on `colour`'s first line."""
+        """The enemy numbers standing on `colour`'s first line, in `FIRST_LINE`'s order."""
         piece, side = state.piece, state.side
         return [c for c in FIRST_LINE[colour] if side[c] and side[c] != colour and piece[c] < 10]
 
@@ -527,6 +535,10 @@ class War(Game[WarState]):
 
 
 _a = with_article
+#: `state_key`'s tail while the game runs with no draw offer, by the colour to move
+_RUNNING_TAIL = {WHITE: b"|1|||", BLACK: b"|2|||"}
+#: a move that took nothing and told nothing: outcomes are immutable, so one serves them all
+_QUIET_MOVE = Fought()
 
 
 _RULE = {STAR: "2.2", CORRECTOR: "2.3", LEAP: "2.4", KNIGHT: "2.5", IMMOBILIZER: "2.6"}
