@@ -1377,3 +1377,26 @@ def test_war_2_3_2_the_one_move_and_any_move_answers_match_the_full_generator(se
             if every:
                 wrong = row("N" if letter != "N" else "1", src)
                 assert not any(_is_legal(piece, side, own, wrong[dst + 81 * bool(side[dst])]) for dst in range(81))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_war_the_state_hash_s_cells_kept_by_each_record_are_the_board_s(seed: int) -> None:
+    """`apply` keeps the bytes the state hash starts with beside the board, instead of
+    converting the board for every record: after every record of random games
+    (captures, a Star's suicide, replacements) they are the board's, a clone has its
+    own copy, and the key is the one a state without them (what a bot moves on by
+    hand) makes."""
+    rep = randomplay.play("war", ["White", "Black"], {}, seed=seed, max_records=600)
+    game = rep.game
+
+    def check(r: engine.Position) -> None:
+        state = r.state
+        assert state.cells == bytes(state.piece) + bytes(state.side)
+        copy = game.clone(state)
+        assert copy.cells == state.cells and copy.cells is not state.cells
+        copy.cells = None
+        assert game.state_key(copy) == game.state_key(state)
+
+    engine.replay(rep.log, each=check)
+    played = [str(step.action.move) for step in rep.steps]
+    assert any("=" in m for m in played) and any(m.startswith("S") and "x" in m for m in played)

@@ -109,6 +109,7 @@ class _Board:
     def __init__(self, game: War, state: Any) -> None:
         self.game = game
         self.pos = game.clone(state)
+        self.pos.cells = None  # `make` moves pieces on the lists alone: state_key must read them
         #: how often each position has stood (repetition=3); the search copy keeps none
         self.seen: dict[str, int] = self.pos.seen
         self.pos.seen = {}

@@ -173,6 +173,10 @@ class WarState:
     winners: tuple[str, ...] = ()
     ending: str = ""  # why the game is over; "" while it runs
     seen: dict[str, int] = field(default_factory=dict)  # position -> times it stood (repetition=3)
+    #: bytes(piece) + bytes(side), kept up to date by `War.apply` so that `state_key`
+    #: copies them instead of converting 162 numbers a record; whoever moves pieces on
+    #: the lists by hand (a bot's search) sets it to None first
+    cells: bytearray | None = field(default=None, compare=False, repr=False)
 
     @property
     def over(self) -> bool:
@@ -223,20 +227,21 @@ class War(Game[WarState]):
     # --- position -------------------------------------------------------------------
     def initial(self) -> WarState:
         piece, side, turn = self.setup
-        state = WarState(list(piece), list(side), turn)
+        state = WarState(list(piece), list(side), turn, cells=bytearray(piece) + bytearray(side))
         self._arrive(state)
         return state
 
     def clone(self, state: WarState) -> WarState:
         return WarState(list(state.piece), list(state.side), state.turn, state.last, state.offer, state.winners,
-                        state.ending, dict(state.seen))
+                        state.ending, dict(state.seen), None if state.cells is None else bytearray(state.cells))
 
     def state_key(self, state: WarState) -> bytes:
         # the cells as bytes (pieces 0-14, sides 0-2): the hash runs once per record
+        cells = state.cells
+        head = bytes(cells) if cells is not None else bytes(state.piece) + bytes(state.side)
         if state.offer is None and not state.winners and not state.ending:  # most records: the tail made once
-            return bytes(state.piece) + bytes(state.side) + _RUNNING_TAIL[state.turn]
-        return bytes(state.piece) + bytes(state.side) + (
-            f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}").encode()
+            return head + _RUNNING_TAIL[state.turn]
+        return head + f"|{state.turn}|{state.offer or ''}|{','.join(state.winners)}|{state.ending}".encode()
 
     #: the public position is the whole position (`Game.public_key`'s default), without its extra call
     public_key = state_key
@@ -358,6 +363,10 @@ class War(Game[WarState]):
         else:
             piece[dst], side[dst] = piece[src], own
         piece[src] = side[src] = 0
+        cells = state.cells
+        if cells is not None:
+            cells[src] = cells[src + 81] = 0
+            cells[dst], cells[dst + 81] = piece[dst], side[dst]
         state.last = (src, dst)
         return self._end_turn(state, action.by, took, before, suicide)
 
@@ -379,6 +388,8 @@ class War(Game[WarState]):
                               f"{name(clash)}", (cell, clash))
         before = self._on_first_line(state, own)
         piece[cell] = digit
+        if state.cells is not None:
+            state.cells[cell] = digit
         state.last = (correctors[0], cell)
         return self._end_turn(state, seat, "", before)
 
