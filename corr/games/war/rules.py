@@ -35,6 +35,8 @@ PIECE_NAME = {STAR: "Star", CORRECTOR: "Corrector", LEAP: "Leap", KNIGHT: "Knigh
 #: the first line of each colour (1.1): White's is row 9, Black's row 1
 FIRST_LINE = {WHITE: frozenset(range(72, 81)), BLACK: frozenset(range(0, 9))}
 FIRST_LINE_CELLS = {colour: tuple(cells) for colour, cells in FIRST_LINE.items()}  # to walk, in the set's order
+#: the sides standing on each first line, read in one call: `FIRST_LINE_SIDES[colour](side)`
+FIRST_LINE_SIDES = {colour: itemgetter(*cells) for colour, cells in FIRST_LINE_CELLS.items()}
 #: 1.2: the hired pieces of a first line, from the corners to the centre
 HIRED_LINE = "SCLNINLCS"
 #: 1.4 ruling: White's numbers on row 8; Black's follow by the symmetry (1.3)
@@ -352,7 +354,8 @@ class War(Game[WarState]):
             if illegal is not None:
                 raise illegal
         src, dst = move.src, move.dst
-        before = [c for c in FIRST_LINE_CELLS[own] if side[c] and side[c] != own and piece[c] < 10]
+        # 3.1: the enemy numbers on the mover's first line; most turns no enemy piece stands there at all
+        before = self._on_first_line(state, own) if 3 - own in FIRST_LINE_SIDES[own](side) else []
         took = ""
         if side[dst]:
             victim = piece[dst]
@@ -478,7 +481,7 @@ class War(Game[WarState]):
             state.winners = (SEAT_OF[enemy],)
             state.ending = (f"{COLOUR_NAME[enemy]}'s number at {name(staying[0])} stood on {COLOUR_NAME[own]}'s first "
                             f"line a whole turn (3.1)")
-        else:
+        elif self.repetition or not _any_move(piece, side, enemy):  # else `_arrive` would find nothing
             self._arrive(state)
         if state.ending:
             events.append(f"the game is over: {state.ending}")
