@@ -1344,10 +1344,11 @@ def _games_and_positions(seed: int) -> tuple[list, list]:  # type: ignore[type-a
 def test_war_2_3_2_the_one_move_and_any_move_answers_match_the_full_generator(seed: int) -> None:
     """An audit asks of each record only whether its one move is legal and then whether
     the other side has any move at all (3.2), never making every move: those answers
-    (`_is_legal`, `has_move` and `_can_move` per piece) and the frozen cells (2.6, found from the Immobilizers
-    alone) are the full generator's, for every piece and target of every position of
-    twenty random games and of a hundred random positions (there every capture mark and
-    a wrong letter too), either colour to move."""
+    (`_is_legal`, `has_move`, and `_can_move` per piece) and the frozen cells (2.6,
+    found from the Immobilizers alone: in the board bytes of a replayed state, in the
+    lists of a state built by hand) are the full generator's and the rule's, for every
+    piece and target of every position of twenty random games and of a hundred random
+    positions (there every capture mark and a wrong letter too), either colour to move."""
     game = randomplay.start("war", ["White", "Black"], {}).game
     played, thrown = _games_and_positions(seed)
     table: dict[tuple[str, int], list[PieceMove]] = {}  # (letter, from) -> the move to dst, or 81 + dst with x

@@ -77,8 +77,8 @@ OWN_FIELD = tuple(tuple(x for x in FIELD_CELLS[FIELD_OF[c]] if x != c) for c in 
 #: per cell: its peers as a set, and what stands on them, read in one call (`PEER_PIECES[c](piece)`)
 PEER_SET = tuple(frozenset(p) for p in PEERS)
 PEER_PIECES = tuple(itemgetter(*p) for p in PEERS)
-#: per cell: what stands on the cells a King's step away, read in one call (each cell has 3 to 8)
-KING_PIECES = tuple(itemgetter(*k) for k in KING)
+#: per cell: the cells a King's step away (3 to 8) read in one call, from `piece` or from `side`
+KING_READ = tuple(itemgetter(*k) for k in KING)
 #: every piece move made so far, by (piece, from, to, capture): moves are immutable, and
 #: building one (with its checks) costs ten times a lookup; generation makes thousands
 _MOVES: dict[tuple[str, int, int, bool], PieceMove] = {}
@@ -261,8 +261,8 @@ class War(Game[WarState]):
         """2.6: the cells of `colour`'s numbers next to an enemy Immobilizer."""
         piece, side = state.piece, state.side
         out: set[int] = set()
-        for c in _immobilizers(piece):
-            if side[c] and side[c] != colour:
+        for c in _immobilizers(state):
+            if side[c] and side[c] != colour and colour in KING_READ[c](side):
                 out.update(n for n in KING[c] if side[n] == colour and piece[n] < 10 and piece[n])
         return out
 
@@ -741,21 +741,29 @@ QUEEN_BETWEEN = _between(QUEEN_RAYS)
 WRITTEN = ("",) + tuple(str(d) for d in range(1, 10)) + tuple(LETTER[k] for k in range(STAR, IMMOBILIZER + 1))
 
 
-def _immobilizers(piece: list[int]) -> list[int]:
-    """The cells of the Immobilizers, found by the list's own search (at most four)."""
+def _immobilizers(state: WarState) -> list[int]:
+    """The cells of the Immobilizers (at most four), searched for in C: in the state's
+    board bytes where it keeps them (a byte search costs next to nothing beside a loop
+    over the 81 cells), else in the list."""
     out: list[int] = []
-    i = -1
-    try:
-        while True:
-            i = piece.index(IMMOBILIZER, i + 1)
+    cells = state.cells
+    if cells is not None:
+        i = cells.find(IMMOBILIZER, 0, 81)
+        while i >= 0:
             out.append(i)
-    except ValueError:
+            i = cells.find(IMMOBILIZER, i + 1, 81)
         return out
+    piece = state.piece
+    i = -1
+    for _ in range(piece.count(IMMOBILIZER)):
+        i = piece.index(IMMOBILIZER, i + 1)
+        out.append(i)
+    return out
 
 
 def _held(piece: list[int], side: list[int], cell: int, own: int) -> bool:
     """2.6: an enemy Immobilizer stands next to `own`'s number on `cell`."""
-    if IMMOBILIZER not in KING_PIECES[cell](piece):
+    if IMMOBILIZER not in KING_READ[cell](piece):
         return False
     for n in KING[cell]:
         if piece[n] == IMMOBILIZER and side[n] and side[n] != own:
@@ -853,7 +861,7 @@ def _can_move(piece: list[int], side: list[int], own: int, cell: int) -> bool:
                 return True
         return False
     if kind != CORRECTOR:  # a Leap or an Immobilizer: a slide or step to an empty neighbour
-        return 0 in KING_PIECES[cell](piece)
+        return 0 in KING_READ[cell](piece)
     for t in ORTHO[cell]:  # a Corrector: a slide to an empty neighbour, or a replacement beside it
         if not piece[t]:
             return True
