@@ -474,3 +474,29 @@ def test_domino_7_1_the_peel_kept_up_to_date_deals_what_recounting_deals(givens:
     for i in range(40):
         grid = list(solution_grid(f"seed-{i}"))
         assert peel(f"seed-{i}", grid, givens) == _peel_by_recounting(f"seed-{i}", grid, givens)
+
+
+def test_domino_7_1_the_peel_on_bit_masks_deals_what_recounting_deals_on_any_board() -> None:
+    """Boards with holes too (down to dead ends and boards with no peel at all): the peel
+    on bit masks removes the same stones, in the same order, as the rule recounted."""
+    import random
+
+    from corr.games.domino.deal import peel, solution_grid
+
+    rng = random.Random(7)
+    peeled = refused = 0
+    for i in range(300):
+        grid = list(solution_grid(f"holes-{i}"))
+        density = rng.choice([0.25, 0.4, 0.6, 0.9])
+        board = [d if rng.random() < density else 0 for d in grid]
+        givens = max(0, sum(1 for d in board if d) - rng.randint(1, 8))
+        try:
+            expected = _peel_by_recounting(f"holes-{i}", board, givens)
+        except IndexError:  # the recount runs out of stones to put back: there is no peel
+            with pytest.raises(ValueError, match="no peel leaves"):
+                peel(f"holes-{i}", board, givens)
+            refused += 1
+        else:
+            assert peel(f"holes-{i}", board, givens) == expected
+            peeled += 1
+    assert peeled > 100 and refused > 10  # both kinds of board were dealt

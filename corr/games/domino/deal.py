@@ -38,10 +38,6 @@ def _approaches(cell: int) -> list[tuple[tuple[int, ...], int | None]]:
 
 
 _APPROACHES: list[list[tuple[tuple[int, ...], int | None]]] = [_approaches(c) for c in CELLS]
-#: _LINES_THROUGH[c]: the cells of c's row and column, c included.
-_LINES_THROUGH: list[frozenset[int]] = [
-    frozenset(next(r for r in ROW_CELLS if c in r)) | frozenset(next(k for k in COL_CELLS if c in k)) for c in CELLS
-]
 
 
 def _check(cells: Sequence[int]) -> None:
@@ -83,7 +79,8 @@ def unreachable_cells(cells: Sequence[int]) -> list[int]:
 def _docks_when_empty(cells: Sequence[int], cell: int) -> bool:
     """Whether `cell` is a docking cell of the board with `cell` emptied (whatever it
     holds now): on one of its lines the path to the edge is empty and the next cell
-    beyond it holds the stone to dock against."""
+    beyond it holds the stone to dock against. The rule in plain words: `peel` asks
+    `_line_docks` the same on bit masks, and the tests hold the two to each other."""
     return any(
         beyond is not None and cells[beyond] and not any(cells[p] for p in path)
         for path, beyond in _APPROACHES[cell]
@@ -142,42 +139,97 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     reading order, and each docks against the stone below it in its column, or, in the
     last row, against the next stone in the row.
     Raises ValueError when the board has no peel to `givens` stones.
+
+    Every load of a game deals again, so the search runs on bit masks (see
+    `_line_docks`): the board by rows and by columns, and the stones that would dock,
+    kept line by line, as only the emptied cell's row and column change.
     """
-    board = list(cells)
-    stones = sum(1 << c for c in CELLS if board[c])  # the board as a bit mask of its stones
+    stones = sum(1 << c for c in CELLS if cells[c])  # bit r*9+c: the stone on row r, column c
+    by_cols = sum(1 << _TRANSPOSED[c] for c in CELLS if cells[c])  # bit c*9+r: the same, by columns
     to_remove = stones.bit_count() - givens
     removed: list[int] = []
-    # docks[i]: every stone that would dock once empty, on the board after i removals;
-    # options[i]: those not yet tried at that depth, in cell order (the draw's order)
-    docks = [frozenset(c for c in CELLS if board[c] and _docks_when_empty(board, c))]
-    options = [sorted(docks[0])]
+    # rows[r], cols[c]: the stones that would dock along that line once empty, as a mask
+    # of the board; options[i]: the docking stones not yet tried after i removals
+    rows = [_ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r for r in range(9)]
+    cols = [_COL_DOCKS[(by_cols >> 9 * c) & 511] << c for c in range(9)]
+    options = [_union(rows, cols)]
     dead: set[int] = set()  # boards with no way on, as masks
     k = 0
     while len(removed) < to_remove:
-        if not options[-1]:  # a dead end: put the last stone back and choose differently
+        left = options[-1]
+        if not left:  # a dead end: put the last stone back and choose differently
             dead.add(stones)
             options.pop()
-            docks.pop()
             if not removed:
                 raise ValueError(f"no peel leaves {counted(givens, 'stone')} on this board")
             back = removed.pop()
-            board[back] = cells[back]
             stones |= 1 << back
+            by_cols |= 1 << _TRANSPOSED[back]
+            _redock(rows, cols, stones, by_cols, back)
             continue
-        j, k = draw(seed, "domino-peel", len(options[-1]), k)
-        cell = options[-1].pop(j)
+        j, k = draw(seed, "domino-peel", left.bit_count(), k)
+        cell = _nth_cell(left, j)  # the draw's order is the cell order
+        options[-1] = left & ~(1 << cell)
         if (stones & ~(1 << cell)) in dead:
             continue
-        board[cell] = 0
         stones &= ~(1 << cell)
+        by_cols &= ~(1 << _TRANSPOSED[cell])
         removed.append(cell)
-        # Only the stones on the emptied cell's row and column can change: a stone's
-        # docking depends on the lines through it alone.
-        lines = _LINES_THROUGH[cell]
-        now = {c for c in lines if board[c] and _docks_when_empty(board, c)}
-        docks.append((docks[-1] - lines) | now)
-        options.append(sorted(docks[-1]))
+        _redock(rows, cols, stones, by_cols, cell)
+        options.append(_union(rows, cols))
     return removed
+
+
+def _line_docks(line: int) -> int:
+    """The stones of one line (a 9-bit mask, bit i its i-th cell) that would be a
+    docking cell along it once empty: the first stone from either end, when the next
+    cell beyond it holds a stone (`_docks_when_empty` along one line)."""
+    docks = 0
+    if line:
+        first = line & -line
+        if line & (first << 1):
+            docks |= first
+        last = 1 << (line.bit_length() - 1)
+        if line & (last >> 1):
+            docks |= last
+    return docks
+
+
+#: _TRANSPOSED[c]: cell c's bit in a board by columns
+_TRANSPOSED = [(c % 9) * 9 + c // 9 for c in CELLS]
+#: by a row's 9-bit mask: its stones that would dock along it, as bits of row 0
+_ROW_DOCKS = [_line_docks(line) for line in range(512)]
+#: by a column's 9-bit mask (bit r: row r): those along it, as bits of column 0
+_COL_DOCKS = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line_docks, range(512))]
+#: by a row's 9-bit mask: the columns of its stones, in order
+_ROW_CELLS = [tuple(i for i in range(9) if line >> i & 1) for line in range(512)]
+
+
+def _redock(rows: list[int], cols: list[int], stones: int, by_cols: int, cell: int) -> None:
+    """The docking stones along `cell`'s row and column, after that cell changed."""
+    r, c = divmod(cell, 9)
+    rows[r] = _ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r
+    cols[c] = _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
+
+
+def _union(rows: list[int], cols: list[int]) -> int:
+    union = 0
+    for line in rows:
+        union |= line
+    for line in cols:
+        union |= line
+    return union
+
+
+def _nth_cell(mask: int, n: int) -> int:
+    """The cell of the n-th set bit of a board's mask (from 0, in cell order)."""
+    for r in range(9):
+        line = (mask >> 9 * r) & 511
+        count = line.bit_count()
+        if n < count:
+            return 9 * r + _ROW_CELLS[line][n]
+        n -= count
+    raise IndexError(n)
 
 
 def generate(seed: str, givens: int = 30) -> Deal:
