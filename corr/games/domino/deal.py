@@ -148,35 +148,38 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     by_cols = sum(1 << _TRANSPOSED[c] for c in CELLS if cells[c])  # bit c*9+r: the same, by columns
     to_remove = stones.bit_count() - givens
     removed: list[int] = []
-    # rows[r], cols[c]: the stones that would dock along that line once empty, as a mask
-    # of the board; options[i]: the docking stones not yet tried after i removals
-    rows = [_ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r for r in range(9)]
-    cols = [_COL_DOCKS[(by_cols >> 9 * c) & 511] << c for c in range(9)]
-    options = [_union(rows, cols)]
+    # the stones that would dock once empty, as masks of the board: along their row, and
+    # along their column (one line's stones in each 9-bit field, or every 9th bit, of it)
+    along_rows = sum(_ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r for r in range(9))
+    along_cols = sum(_COL_DOCKS[(by_cols >> 9 * c) & 511] << c for c in range(9))
+    options = [along_rows | along_cols]  # options[i]: those not yet tried after i removals
     dead: set[int] = set()  # boards with no way on, as masks
     k = 0
     while len(removed) < to_remove:
         left = options[-1]
-        if not left:  # a dead end: put the last stone back and choose differently
+        if left:
+            j, k = draw(seed, "domino-peel", left.bit_count(), k)
+            cell = _nth_cell(left, j)  # the draw's order is the cell order
+            options[-1] = left & ~(1 << cell)
+            if (stones & ~(1 << cell)) in dead:
+                continue
+            stones &= ~(1 << cell)
+            by_cols &= ~(1 << _TRANSPOSED[cell])
+            removed.append(cell)
+        else:  # a dead end: put the last stone back and choose differently
             dead.add(stones)
             options.pop()
             if not removed:
                 raise ValueError(f"no peel leaves {counted(givens, 'stone')} on this board")
-            back = removed.pop()
-            stones |= 1 << back
-            by_cols |= 1 << _TRANSPOSED[back]
-            _redock(rows, cols, stones, by_cols, back)
-            continue
-        j, k = draw(seed, "domino-peel", left.bit_count(), k)
-        cell = _nth_cell(left, j)  # the draw's order is the cell order
-        options[-1] = left & ~(1 << cell)
-        if (stones & ~(1 << cell)) in dead:
-            continue
-        stones &= ~(1 << cell)
-        by_cols &= ~(1 << _TRANSPOSED[cell])
-        removed.append(cell)
-        _redock(rows, cols, stones, by_cols, cell)
-        options.append(_union(rows, cols))
+            cell = removed.pop()
+            stones |= 1 << cell
+            by_cols |= 1 << _TRANSPOSED[cell]
+        # only the changed cell's row and column dock differently
+        r, c = divmod(cell, 9)
+        along_rows = (along_rows & ~(511 << 9 * r)) | _ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r
+        along_cols = (along_cols & ~(_COLUMN_0 << c)) | _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
+        if left:
+            options.append(along_rows | along_cols)
     return removed
 
 
@@ -201,24 +204,10 @@ _TRANSPOSED = [(c % 9) * 9 + c // 9 for c in CELLS]
 _ROW_DOCKS = [_line_docks(line) for line in range(512)]
 #: by a column's 9-bit mask (bit r: row r): those along it, as bits of column 0
 _COL_DOCKS = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line_docks, range(512))]
+#: the cells of column 0, as a mask of the board
+_COLUMN_0 = sum(1 << 9 * r for r in range(9))
 #: by a row's 9-bit mask: the columns of its stones, in order
 _ROW_CELLS = [tuple(i for i in range(9) if line >> i & 1) for line in range(512)]
-
-
-def _redock(rows: list[int], cols: list[int], stones: int, by_cols: int, cell: int) -> None:
-    """The docking stones along `cell`'s row and column, after that cell changed."""
-    r, c = divmod(cell, 9)
-    rows[r] = _ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r
-    cols[c] = _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
-
-
-def _union(rows: list[int], cols: list[int]) -> int:
-    union = 0
-    for line in rows:
-        union |= line
-    for line in cols:
-        union |= line
-    return union
 
 
 def _nth_cell(mask: int, n: int) -> int:
