@@ -484,6 +484,31 @@ def test_domino_2_3_a_line_offers_at_most_two_docking_cells() -> None:
             assert along <= set(docking_cells(cells))
 
 
+def test_domino_2_2_the_docking_cells_are_every_stone_slid_in_from_every_edge() -> None:
+    """The docking cells, read line by line from bit masks, are exactly the cells a stone
+    slides to from each end of each row and column (2.2), on boards from empty to full,
+    jokers counting as occupied; and a board's kept masks give the same after every move."""
+    rng = random.Random(11)
+    for density in (0.0, 0.02, 0.1, 0.3, 0.6, 0.9, 1.0):
+        for _ in range(60):
+            cells = [rng.choice((1, 5, 9, GREY, GOLD)) if rng.random() < density else 0 for _ in range(81)]
+            slid = set()
+            for line in [list(range(r * 9, r * 9 + 9)) for r in range(9)] + [list(range(c, 81, 9)) for c in range(9)]:
+                for entry in (line, line[::-1]):
+                    stones = [i for i, c in enumerate(entry) if cells[c]]
+                    if stones and stones[0] > 0:
+                        slid.add(entry[stones[0] - 1])
+            assert docking_cells(cells) == sorted(slid)
+    with freeze_time(T0):
+        rep = practice("slide", givens="17")
+        turns = 0
+        while rep.to_move() == "A":
+            assert rep.game.docking(board(rep)) == docking_cells(board(rep).cells)
+            rep.add("move", "A", move=rng.choice(rep.game.legal_moves(rep.state)))
+            turns += 1
+        assert turns > 5 and rep.game.docking(board(rep)) == docking_cells(board(rep).cells)
+
+
 def test_domino_2_3_the_docking_cells_are_shown_in_the_view() -> None:
     with freeze_time(T0):
         rep = practice()

@@ -53,15 +53,51 @@ def docking_cells(cells: Sequence[int]) -> list[int]:
     offer nothing. Two lines offering one cell give it once.
     """
     _check(cells)
-    found: set[int] = set()
-    for entry in ENTRIES:
-        if cells[entry[0]]:
-            continue
-        for before, cell in zip(entry, entry[1:]):
-            if cells[cell]:
-                found.add(before)
-                break
-    return sorted(found)
+    return cells_of(docking_mask(*occupied(cells)))
+
+
+def occupied(cells: Sequence[int]) -> tuple[int, int]:
+    """A board's occupied cells as two bit masks: by rows (bit 9r+c: the cell on row r,
+    column c) and by columns (bit 9c+r: the same cell), so that each line is 9 bits
+    of one of them."""
+    by_rows = by_cols = 0
+    for c in CELLS:
+        if cells[c]:
+            by_rows |= 1 << c
+            by_cols |= 1 << _TRANSPOSED[c]
+    return by_rows, by_cols
+
+
+def docking_mask(by_rows: int, by_cols: int) -> int:
+    """`docking_cells` of the board with these `occupied` masks, as a mask by rows:
+    each line slides its stones in by a table of its 9 bits."""
+    docking = 0
+    for i in range(9):
+        docking |= _ROW_DOCKING[(by_rows >> 9 * i) & 511] << 9 * i | _COL_DOCKING[(by_cols >> 9 * i) & 511] << i
+    return docking
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cells of a mask by rows, in reading order."""
+    cells: list[int] = []
+    for r in range(9):
+        line = (mask >> 9 * r) & 511
+        if line:
+            cells += [9 * r + c for c in _ROW_CELLS[line]]
+    return cells
+
+
+def _line_docking(line: int) -> int:
+    """The docking cells along one line (a 9-bit mask of its occupied cells, bit i its
+    i-th cell): the cell before its first stone and the one after its last, where that
+    is on the board (an occupied edge cell offers nothing, 2.2)."""
+    docking = 0
+    if line:
+        if not line & 1:
+            docking |= (line & -line) >> 1
+        if not line & 256:
+            docking |= 1 << line.bit_length()
+    return docking
 
 
 def unreachable_cells(cells: Sequence[int]) -> list[int]:
@@ -144,8 +180,7 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     `_line_docks`): the board by rows and by columns, and the stones that would dock,
     kept line by line, as only the emptied cell's row and column change.
     """
-    stones = sum(1 << c for c in CELLS if cells[c])  # bit r*9+c: the stone on row r, column c
-    by_cols = sum(1 << _TRANSPOSED[c] for c in CELLS if cells[c])  # bit c*9+r: the same, by columns
+    stones, by_cols = occupied(cells)  # the board's stones, by rows and by columns
     to_remove = stones.bit_count() - givens
     removed: list[int] = []
     # the stones that would dock once empty, as masks of the board: along their row, and
@@ -208,6 +243,9 @@ _COL_DOCKS = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line
 _COLUMN_0 = sum(1 << 9 * r for r in range(9))
 #: by a row's 9-bit mask: the columns of its stones, in order
 _ROW_CELLS = [tuple(i for i in range(9) if line >> i & 1) for line in range(512)]
+#: by a line's 9-bit mask: its docking cells, as bits of row 0 and of column 0
+_ROW_DOCKING = [_line_docking(line) for line in range(512)]
+_COL_DOCKING = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line_docking, range(512))]
 
 
 def _nth_cell(mask: int, n: int) -> int:

@@ -47,7 +47,11 @@ UNITS: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = tuple(
 
 def board_text(cells: list[int]) -> str:
     """A board as 81 characters row by row: digits, `.` empty, `g` grey and `G` gold joker."""
-    return "".join("." if d == 0 else "g" if d == GREY else "G" if d == GOLD else str(d) for d in cells)
+    return bytes(cells).translate(_TEXT).decode()
+
+
+#: board_text's character of each cell value, by byte (a board's state key spells every board)
+_TEXT = b".123456789gG".ljust(256, b"?")
 
 
 @dataclass
@@ -64,10 +68,23 @@ class Board:
     last_cell: int | None = None
     moves: int = 0  # records on this board
     missed: int | None = None  # the cell of the newest misplacement (3.1), so each has its own hash
+    #: the cells not empty, as deal.occupied's masks, kept with `cells` by `fill`: the
+    #: docking cells are read from them after every record
+    occupied: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def start(cls, cells: list[int]) -> Board:
+        return cls(cells, Grid(cells), occupied=deal.occupied(cells))
 
     def copy(self) -> Board:
         return Board(list(self.cells), self.grid.copy(), self.placed, self.lives, dict(self.jokers), self.points,
-                     self.ended, self.last_cell, self.moves, self.missed)
+                     self.ended, self.last_cell, self.moves, self.missed, self.occupied)
+
+    def fill(self, cell: int, piece: int) -> None:
+        """A stone or joker on an empty cell."""
+        self.cells[cell] = piece
+        by_rows, by_cols = self.occupied
+        self.occupied = (by_rows | 1 << cell, by_cols | 1 << (cell % 9 * 9 + cell // 9))
 
     def key(self) -> str:
         return (f"{board_text(self.cells)}|{self.placed}|{self.lives}|{self.jokers['grey']}{self.jokers['gold']}"
@@ -194,8 +211,7 @@ class Domino(Game[DominoState]):
 
     # --- the start --------------------------------------------------------------------
     def initial(self) -> DominoState:
-        start = list(self.start)
-        board = Board(start, Grid(start))
+        board = Board.start(list(self.start))
         return DominoState([board.copy() for _ in self.seats])
 
     def clone(self, state: DominoState) -> DominoState:
@@ -289,7 +305,7 @@ class Domino(Game[DominoState]):
 
     # --- moves ------------------------------------------------------------------------
     def docking(self, board: Board) -> list[int]:
-        return deal.docking_cells(board.cells)
+        return deal.cells_of(deal.docking_mask(*board.occupied))
 
     def legal_for(self, state: DominoState, seat: str) -> list[Move]:
         """`seat`'s moves: the given digit on each docking cell (2.4; where it breaks the
@@ -383,7 +399,7 @@ class Domino(Game[DominoState]):
             raise IllegalMove("domino 2.1", f"the digit to place is {given}, not {digit}: the order is given")
         if board.cells[cell]:
             raise IllegalMove("domino 2.4", f"{name(cell)} is not empty", (cell,))
-        if cell not in self.docking(board):
+        if not deal.docking_mask(*board.occupied) >> cell & 1:
             raise IllegalMove("domino 2.4", f"{name(cell)} is not a docking cell: a stone pushed in from the edge "
                               "stops only on the last empty cell before another stone (2.2, 2.3)", (cell,))
         board.moves += 1
@@ -397,7 +413,7 @@ class Domino(Game[DominoState]):
             left_text = f"{board.lives} {'life' if board.lives == 1 else 'lives'} left"
             return Placed(events=(f"{seat} misplaced: {str(broken).removeprefix('domino 3.1: ')}; {left_text} (3.1)",), misplaced=True)
         board.grid.place(cell, digit)
-        board.cells[cell] = digit
+        board.fill(cell, digit)
         board.placed += 1
         board.last_cell = cell
         points, completed = self._score(board, cell, 5)  # 5: a correctly placed stone
@@ -410,7 +426,7 @@ class Domino(Game[DominoState]):
         if board.cells[cell]:
             raise IllegalMove("domino 4.1", f"{name(cell)} is not empty: a joker goes on an empty cell", (cell,))
         board.jokers[kind] -= 1
-        board.cells[cell] = GOLD if kind == "gold" else GREY
+        board.fill(cell, GOLD if kind == "gold" else GREY)
         board.last_cell = cell
         board.moves += 1
         state.last_by = seat
@@ -448,7 +464,7 @@ class Domino(Game[DominoState]):
             board.ended = "the puzzle is complete (1.3)"
             events.append(f"{seat} completes the puzzle: 500" + (f" and a time bonus of {bonus} ({left} s left)"
                                                                   if left is not None else ""))
-        elif not any(board.jokers.values()) and not self.docking(board):
+        elif not any(board.jokers.values()) and not deal.docking_mask(*board.occupied):
             board.ended = "no more stones can be placed: no docking cell is left and no joker (1.3)"
         board.points += points
         if board.ended:
