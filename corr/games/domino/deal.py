@@ -194,12 +194,19 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
         left = options[-1]
         if left:
             j, k = draw(seed, "domino-peel", left.bit_count(), k)
-            cell = _nth_cell(left, j)  # the draw's order is the cell order
-            options[-1] = left & ~(1 << cell)
-            if (stones & ~(1 << cell)) in dead:
+            for r9 in _ROW_STARTS:  # the j-th stone of `left`: the draw's order is the cell order
+                line = (left >> r9) & 511
+                count = line.bit_count()
+                if j < count:
+                    cell = r9 + _ROW_CELLS[line][j]
+                    break
+                j -= count
+            bit, col_bit, r9, c, not_row, not_col = _CELL_BITS[cell]
+            options[-1] = left ^ bit
+            if dead and stones ^ bit in dead:
                 continue
-            stones &= ~(1 << cell)
-            by_cols &= ~(1 << _TRANSPOSED[cell])
+            stones ^= bit
+            by_cols ^= col_bit
             removed.append(cell)
         else:  # a dead end: put the last stone back and choose differently
             dead.add(stones)
@@ -207,12 +214,12 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
             if not removed:
                 raise ValueError(f"no peel leaves {counted(givens, 'stone')} on this board")
             cell = removed.pop()
-            stones |= 1 << cell
-            by_cols |= 1 << _TRANSPOSED[cell]
+            bit, col_bit, r9, c, not_row, not_col = _CELL_BITS[cell]
+            stones |= bit
+            by_cols |= col_bit
         # only the changed cell's row and column dock differently
-        r, c = divmod(cell, 9)
-        along_rows = (along_rows & ~(511 << 9 * r)) | _ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r
-        along_cols = (along_cols & ~(_COLUMN_0 << c)) | _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
+        along_rows = (along_rows & not_row) | _ROW_DOCKS[(stones >> r9) & 511] << r9
+        along_cols = (along_cols & not_col) | _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
         if left:
             options.append(along_rows | along_cols)
     return removed
@@ -243,20 +250,16 @@ _COL_DOCKS = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line
 _COLUMN_0 = sum(1 << 9 * r for r in range(9))
 #: by a row's 9-bit mask: the columns of its stones, in order
 _ROW_CELLS = [tuple(i for i in range(9) if line >> i & 1) for line in range(512)]
+#: the first cell of each row
+_ROW_STARTS = tuple(range(0, 81, 9))
+#: by cell: its bit by rows and by columns, its row's first cell, its column, and the
+#: masks by rows of all but its row and of all but its column
+_CELL_BITS = [
+    (1 << c, 1 << _TRANSPOSED[c], c - c % 9, c % 9, ~(511 << (c - c % 9)), ~(_COLUMN_0 << (c % 9))) for c in CELLS
+]
 #: by a line's 9-bit mask: its docking cells, as bits of row 0 and of column 0
 _ROW_DOCKING = [_line_docking(line) for line in range(512)]
 _COL_DOCKING = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line_docking, range(512))]
-
-
-def _nth_cell(mask: int, n: int) -> int:
-    """The cell of the n-th set bit of a board's mask (from 0, in cell order)."""
-    for r in range(9):
-        line = (mask >> 9 * r) & 511
-        count = line.bit_count()
-        if n < count:
-            return 9 * r + _ROW_CELLS[line][n]
-        n -= count
-    raise IndexError(n)
 
 
 def generate(seed: str, givens: int = 30) -> Deal:
