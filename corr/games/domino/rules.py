@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Sequence
 
 from corr.games.dealing import DEALER
 from corr.errors import CorruptLog, IllegalMove, UsageError
@@ -34,6 +34,8 @@ JOKERS = {"grey": 4, "gold": 2}  # 4.1
 DEFAULT_LIMIT = 600  # 6.1: ten minutes
 MAX_LIMIT = 366 * 24 * 3600
 _SEED = re.compile(r"[A-Za-z0-9._-]{1,64}")
+#: a start written as puzzle_text writes one: read back, it spells itself
+_START_TEXT = re.compile(r"[1-9.]{81}")
 #: the three units through each cell: its row, its column and its field (5)
 UNITS: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = tuple(
     (
@@ -43,9 +45,14 @@ UNITS: tuple[tuple[tuple[str, tuple[int, ...]], ...], ...] = tuple(
     )
     for c in range(81)
 )
+#: UNITS with each unit's cells as a mask by rows (deal.occupied), to see it filled at a glance
+_UNIT_MASKS: tuple[tuple[tuple[str, tuple[int, ...], int], ...], ...] = tuple(
+    tuple((unit, members, sum(1 << m for m in members)) for unit, members in units) for units in UNITS
+)
+_FULL = (1 << 81) - 1
 
 
-def board_text(cells: list[int]) -> str:
+def board_text(cells: Sequence[int]) -> str:
     """A board as 81 characters row by row: digits, `.` empty, `g` grey and `G` gold joker."""
     return bytes(cells).translate(_TEXT).decode()
 
@@ -160,10 +167,19 @@ class Domino(Game[DominoState]):
         self._deadline: datetime | None = None
         #: the deal where this copy knows the seed; the start alone is public (1.2)
         self.deal = deal.generate(self.seed, self.givens) if self.seed is not None else None
-        written = tuple(parse_puzzle(options["start"])) if options["start"] else None
+        written = self._written_start(options["start"])
         if self.deal is not None and written is not None and self.deal.start != written:
             raise UsageError("option start is not the start the seed deals (7.2)")
         self._start = written or (self.deal.start if self.deal is not None else None)
+
+    def _written_start(self, text: str) -> tuple[int, ...] | None:
+        """The start option's cells (None where there is none); every load checks them
+        against the deal, spelled as the deal's start is spelled (puzzle_text) or not."""
+        if not text:
+            return None
+        if self.deal is not None and text == board_text(self.deal.start):
+            return self.deal.start
+        return tuple(parse_puzzle(text))
 
     @property
     def start(self) -> tuple[int, ...]:
@@ -205,7 +221,7 @@ class Domino(Game[DominoState]):
                 raise UsageError(f"time_limit={limit[:20]!r} is not a number of seconds (1 to {MAX_LIMIT}) or none (6.1)")
             limit = str(int(limit))
         opts["time_limit"] = limit
-        if opts["start"]:
+        if opts["start"] and not _START_TEXT.fullmatch(opts["start"]):
             opts["start"] = puzzle_text(parse_puzzle(opts["start"]))
         return opts
 
@@ -442,11 +458,11 @@ class Domino(Game[DominoState]):
         """5: points for a stone or gold joker on `cell`: its own, each unit it completes
         (10 x the sum of its stones; jokers count 0, a grey joker voids the unit), and the
         bonus for completing two or three units at once."""
-        cells = board.cells
+        cells, filled = board.cells, board.occupied[0]
         points = base
         completed = []
-        for unit, members in UNITS[cell]:
-            if all(cells[c] for c in members) and GREY not in (cells[c] for c in members):
+        for unit, members, mask in _UNIT_MASKS[cell]:
+            if filled & mask == mask and GREY not in (cells[c] for c in members):
                 points += 10 * sum(cells[c] for c in members if cells[c] < GREY)
                 completed.append(unit)
         points += {2: 50, 3: 100}.get(len(completed), 0)
@@ -457,7 +473,7 @@ class Domino(Game[DominoState]):
         """Points credited, then the end of this board's game (1.3): the whole puzzle
         complete (+500 and the time bonus, 5), or nothing left that could be placed."""
         events: list[str] = []
-        if all(board.cells):
+        if board.occupied[0] == _FULL:
             points += 500
             bonus = 10 * left if left is not None else 0  # 5, 6.2: only for a complete puzzle
             points += bonus
