@@ -148,12 +148,11 @@ def solution_grid(seed: str) -> tuple[int, ...]:
     rows = _within_bands(seed, "domino-rows")
     cols = _within_bands(seed, "domino-cols")
     transpose, _ = draw(seed, "domino-transpose", 2)
-    grid = []
-    for r in range(9):
-        for c in range(9):
-            i, j = (rows[c], cols[r]) if transpose else (rows[r], cols[c])  # transposed last
-            grid.append(digits[(3 * (i % 3) + i // 3 + j) % 9])
-    return tuple(grid)
+    twice = digits + digits  # digits[(n + j) % 9] is twice[n + j] for n, j in 0..8
+    starts = [3 * (i % 3) + i // 3 for i in rows]  # the base pattern's row i, from its column 0
+    if transpose:  # transposed last: row r, column c holds what row c, column r held
+        return tuple(twice[n + j] for j in cols for n in starts)
+    return tuple(twice[n + j] for n in starts for j in cols)
 
 
 def _within_bands(seed: str, label: str) -> list[int]:

@@ -257,7 +257,7 @@ class Domino(Game[DominoState]):
         """The seats whose game runs (1.3): each plays its own board."""
         if state.revealed:
             return ()
-        return tuple(s for s, b in zip(self.seats, state.boards) if not b.ended)
+        return tuple([s for s, b in zip(self.seats, state.boards) if not b.ended])
 
     def on_turn(self, state: DominoState) -> tuple[str, ...]:
         seats = self.playing(state)
