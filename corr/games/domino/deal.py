@@ -60,12 +60,14 @@ def occupied(cells: Sequence[int]) -> tuple[int, int]:
     """A board's occupied cells as two bit masks: by rows (bit 9r+c: the cell on row r,
     column c) and by columns (bit 9c+r: the same cell), so that each line is 9 bits
     of one of them."""
-    by_rows = by_cols = 0
-    for c in CELLS:
-        if cells[c]:
-            by_rows |= 1 << c
-            by_cols |= 1 << _TRANSPOSED[c]
-    return by_rows, by_cols
+    rows = bytes(cells)  # a cell's value as a byte; 81 of them, as _check has it
+    cols = b"".join(rows[c::9] for c in range(9))
+    # each as a binary number, cell 0 its lowest digit
+    return int(rows.translate(_BINARY)[::-1], 2), int(cols.translate(_BINARY)[::-1], 2)
+
+
+#: the binary digit of a cell's value: "0" for an empty cell, "1" for any piece
+_BINARY = b"0".ljust(256, b"1")
 
 
 def docking_mask(by_rows: int, by_cols: int) -> int:
