@@ -106,7 +106,13 @@ class DominoState:
 
     @property
     def running(self) -> bool:
-        return not self.revealed and any(not b.ended for b in self.boards)
+        """Some board's game runs (asked for every record's hash: no generator)."""
+        if self.revealed:
+            return False
+        for b in self.boards:
+            if not b.ended:
+                return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)
