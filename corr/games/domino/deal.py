@@ -79,6 +79,13 @@ def docking_mask(by_rows: int, by_cols: int) -> int:
     return docking
 
 
+def docks(by_rows: int, by_cols: int, cell: int) -> bool:
+    """Whether `cell` is a docking cell of the board with these `occupied` masks: asks
+    its own row and column alone."""
+    r, c = divmod(cell, 9)
+    return bool(_ROW_DOCKING[(by_rows >> 9 * r) & 511] >> c & 1 or _ROW_DOCKING[(by_cols >> 9 * c) & 511] >> r & 1)
+
+
 def cells_of(mask: int) -> list[int]:
     """The cells of a mask by rows, in reading order."""
     cells: list[int] = []

@@ -421,7 +421,7 @@ class Domino(Game[DominoState]):
             raise IllegalMove("domino 2.1", f"the digit to place is {given}, not {digit}: the order is given")
         if board.cells[cell]:
             raise IllegalMove("domino 2.4", f"{name(cell)} is not empty", (cell,))
-        if not deal.docking_mask(*board.occupied) >> cell & 1:
+        if not deal.docks(*board.occupied, cell):
             raise IllegalMove("domino 2.4", f"{name(cell)} is not a docking cell: a stone pushed in from the edge "
                               "stops only on the last empty cell before another stone (2.2, 2.3)", (cell,))
         board.moves += 1
