@@ -11,6 +11,8 @@ never written) hashed a duel's every board into `state` and carry no seal.
 from __future__ import annotations
 
 import hashlib
+import hmac
+from functools import lru_cache
 from typing import Any
 
 from corr.games.base import Game
@@ -43,7 +45,10 @@ def seal(game: Game, state: Any, seat: str, version: int) -> str | None:
         return None
     if game.seed is None:
         raise LookupError("no seed to key the seal with")
-    import hmac
+    return hmac.digest(_salt(game.seed), seat.encode() + b"|" + hidden, "sha256").hex()
 
-    salt = hashlib.sha256(_SEAL_SALT + game.seed.encode()).digest()
-    return hmac.new(salt, seat.encode() + b"|" + hidden, hashlib.sha256).hexdigest()
+
+@lru_cache(maxsize=16)
+def _salt(seed: str) -> bytes:
+    """The key of a game's seals, the same for every record of it: made once."""
+    return hashlib.sha256(_SEAL_SALT + seed.encode()).digest()
