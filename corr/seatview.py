@@ -358,6 +358,18 @@ def seen_seq(table: Position, viewer: str | None) -> int:
     return table.seen_seq(viewer)
 
 
+def shows_public_board(view: SeatView, public: SeatView) -> bool:
+    """Whether `view` draws the board exactly as the public view `public` does: the same
+    position apart from who looks, and the same cells. The public board, drawn once, may
+    then stand for this viewer's (a host mailing a position to every seat draws it once
+    for all those, not once each); a seat that holds a card, or plays a board of its
+    own, sees more and gets its own."""
+    if public.viewer is not None:
+        raise ValueError("shows_public_board compares a view with the public one")
+    own = {k: v for k, v in view.position.items() if k != "viewer"}
+    return own == public.position and view.rows == public.rows
+
+
 def log_lines(view: SeatView, table: Position) -> list[bytes] | None:
     """The log's lines the viewer may be sent whole (the attachment), header first;
     None while some record is not the viewer's to read (a running Domino duel)."""

@@ -129,11 +129,38 @@ KEY_FILE = "YOUR.key"
 SMTP_FILE = "smtp.toml"
 
 
+class PublicBoards:
+    """The boards of one position as the public sees it, each format drawn at most once
+    and shared by every message to a seat whose view shows that board
+    (`seatview.shows_public_board` decides it): a host mailing a position to its seats
+    draws it once, not once a seat. Only for one position: the table must not change
+    while its messages are composed."""
+
+    def __init__(self, rep: Any) -> None:
+        self.rep = rep
+        self._public: SeatView | None = None
+        self._drawn: dict[str, str] = {}
+
+    def draw(self, view: SeatView, fmt: str) -> str:
+        """The board of `view` in `fmt`: the public one's when it shows the same."""
+        from corr.render import render
+        from corr.seatview import shows_public_board
+
+        if self._public is None:
+            self._public = _view(self.rep, None)
+        if not shows_public_board(view, self._public):
+            return render(view, fmt)
+        if fmt not in self._drawn:
+            self._drawn[fmt] = render(self._public, fmt)
+        return self._drawn[fmt]
+
+
 def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
-           fmt: str = "text", view: SeatView | None = None) -> dict[str, Any]:
+           fmt: str = "text", view: SeatView | None = None, boards: PublicBoards | None = None) -> dict[str, Any]:
     """What a message to `seat` says, for both parts alike: a new player must learn from
     either part whose turn it is and how to answer in this game, and see the board and
-    the moves exactly as the seat may (`corr.seatview`)."""
+    the moves exactly as the seat may (`corr.seatview`). `boards`: the position's public
+    boards, drawn once for the seats that see them."""
     from corr.names import short_name
     from corr.record_text import game_text, step_text
     from corr.render import render
@@ -162,7 +189,7 @@ def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str
         "log_name": f"{header.id}{ATTACHMENT_SUFFIX}",
         "moves": [step_text(step, view.over) for step in view.steps],
         "game_text": game_text(view, header).rstrip("\n"),
-        "board": _board(render(view, fmt), fmt),
+        "board": _board(render(view, fmt) if boards is None else boards.draw(view, fmt), fmt),
     }
 
 
@@ -275,6 +302,7 @@ def compose(
     previous_message_id: str | None = None,
     sender: str | None = None,
     references: list[str] | None = None,
+    boards: PublicBoards | None = None,
 ) -> EmailMessage:
     """The message telling seat `to_seat` about the position of `rep`, as that seat
     sees it (`corr.seatview`): in a game with hidden information, its own card and no
@@ -286,6 +314,8 @@ def compose(
     say the same (`letter`): whose turn it is, how to answer, the board, the moves.
     In a hosted game the seat's private panel carries the host's signature
     (`X-Corr-Private-Sig`), so a player's copy keeps no panel a stranger made.
+    `boards`: the position's public boards (`PublicBoards`), shared by the messages of
+    one position to several seats.
     """
     from corr.seatview import log_lines, private
 
@@ -319,9 +349,9 @@ def compose(
         if signature is not None:
             msg[PANEL_SIG_HEADER] = signature
     sent_from = str(msg["From"])
-    msg.set_content(environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view)),
+    msg.set_content(environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view, boards)),
                     subtype="plain", charset="utf-8")
-    msg.add_alternative(environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view)),
+    msg.add_alternative(environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards)),
                         subtype="html", charset="utf-8")
     lines = log_lines(view, rep)
     if lines is not None:  # a running duel keeps the others' moves (domino 1.2)

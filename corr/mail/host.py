@@ -183,12 +183,13 @@ def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str |
 
 def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Echo, report: PassReport) -> bool:
     """Mail each seat with an address that has not seen this seq; True if state changed."""
-    from corr.mail.compose import compose, read_sidecar, remember, sidecar_references
+    from corr.mail.compose import PublicBoards, compose, read_sidecar, remember, sidecar_references
 
     mailed: dict[str, int] = dict(state.get("mailed") or {})
     thread = read_sidecar(path)
     changed = False
     last = None
+    boards = PublicBoards(rep)  # drawn once for every seat that sees the public board
     for seat in rep.header.seats:
         if not seat.email:
             continue
@@ -197,7 +198,7 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         if before is not None and before >= seen:
             continue
         msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
-                      sender=config.sender, references=sidecar_references(thread))
+                      sender=config.sender, references=sidecar_references(thread), boards=boards)
         if not _send(msg, config, report, echo, f"{path.name}: could not mail seat {seat.seat}"):
             continue
         mailed[seat.seat] = seen
