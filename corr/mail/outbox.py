@@ -306,12 +306,12 @@ class Outbox:
                 server.close()
         self._clear_sidecars()
 
-    def _send(self, server: Connection, name: str, msg: EmailMessage, tries: _Tries, now: datetime, echo: Echo,
+    def _send(self, server: Connection, name: str, msg: _Ready, tries: _Tries, now: datetime, echo: Echo,
               done: Flushed) -> bool:
         """Send one message; False when the connection is gone (the pass sends no more)."""
-        about = f"to {flat(str(msg['To']), 200)} ({flat(str(msg['Subject']), 200)})"
+        about = f"to {flat(str(msg.head['To']), 200)} ({flat(str(msg.head['Subject']), 200)})"
         try:
-            refused = server.send(msg)
+            refused = msg.send(server)
         except Exception as err:  # noqa: BLE001 - NotSent, or a bug: the message waits either way
             dropped = not isinstance(err, NotSent) or err.dropped
             self._failed_try(name, about, tries, _why(err), now, echo, done)
@@ -376,9 +376,9 @@ class Outbox:
         done.failures.append(line)
         echo(line)
 
-    def _load(self, name: str, now: datetime, echo: Echo, done: Flushed) -> EmailMessage | None:
-        """The message of `new/NAME`, or None when it is none the host could send (then it
-        is set aside in `failed/`)."""
+    def _load(self, name: str, now: datetime, echo: Echo, done: Flushed) -> _Ready | None:
+        """The message of `new/NAME` ready to send, or None when it is none the host
+        could send (then it is set aside in `failed/`)."""
         import email.policy
         from email.parser import BytesParser
 
@@ -387,20 +387,24 @@ class Outbox:
             return None
         data = _read(path)
         why = None
-        msg: Any = None
+        ready: _Ready | None = None
         if data is None:
             why = "not a regular file the host can read"
         elif len(data) > MAX_FILE:
             why = f"bigger than {MAX_FILE // (1024 * 1024)} MB"
         else:
             try:
-                msg = BytesParser(policy=email.policy.default).parsebytes(data)
-                if not msg["To"] or not getattr(msg["To"], "addresses", ()):
+                head = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+                if not head["To"] or not getattr(head["To"], "addresses", ()):
                     why = "it names nobody to send it to (no To:)"
+                else:
+                    wire = as_sent(data, head)
+                    whole = BytesParser(policy=email.policy.default).parsebytes(data) if wire is None else None
+                    ready = _Ready(head, wire, whole)
             except Exception as err:  # noqa: BLE001 - a garbled file is set aside, whatever breaks
                 why = f"not a message: {type(err).__name__}"
         if why is None:
-            return msg
+            return ready
         self._give_up(name, f"not a message the host wrote: {why}", f"in {NEW}/{name}", echo, done)
         return None
 
@@ -447,6 +451,50 @@ def listing_text(outbox: Outbox) -> str:
     for f in failed:
         lines.append(f"  To: {f.to}  Subject: {f.subject}  ({f.file}: {f.reason})")
     return "\n".join(lines) + "\n"
+
+
+@dataclass
+class _Ready:
+    """A kept message about to be sent: its headers, and either the envelope and bytes
+    that smtplib's send_message would send for it (`as_sent`) or the whole message
+    parsed, for send_message to write out."""
+
+    head: EmailMessage
+    wire: tuple[str, list[str], bytes] | None
+    whole: EmailMessage | None
+
+    def send(self, server: Connection) -> dict[str, tuple[int, bytes]]:
+        if self.wire is not None:
+            return server.send_bytes(*self.wire)
+        assert self.whole is not None
+        return server.send(self.whole)
+
+
+#: The longest line the standard library's default policy writes: a message none of
+#: whose lines is longer is written out again line for line.
+MAX_LINE = 78
+
+
+def as_sent(data: bytes, head: EmailMessage) -> tuple[str, list[str], bytes] | None:
+    """The envelope (sender, recipients) and the bytes smtplib's `send_message` sends
+    for the message kept as `data`, without parsing it whole and writing it out again;
+    None when that could change it. The bytes are the same, line for line with CRLF
+    ends, for a message as the outbox writes one (`_as_bytes`) that is ASCII throughout,
+    has no line the default policy would fold anew (none over MAX_LINE: it refolds only
+    longer header lines) and no header that send_message treats apart (Bcc, which it
+    drops; Sender and the Resent- headers, which change the envelope)."""
+    from email.utils import getaddresses
+
+    if not data.isascii() or b"\r" in data or not data.endswith(b"\n"):
+        return None
+    if max(map(len, data.split(b"\n"))) > MAX_LINE:
+        return None
+    if head["From"] is None or any(key.lower() in ("bcc", "sender") or key.lower().startswith("resent-")
+                                   for key in head.keys()):
+        return None
+    sender = getaddresses([head["From"]])[0][1]
+    recipients = [addr for _, addr in getaddresses([f for f in (head["To"], head["Cc"]) if f is not None])]
+    return sender, recipients, data.replace(b"\n", b"\r\n")
 
 
 def _as_bytes(msg: EmailMessage) -> bytes:

@@ -21,6 +21,7 @@ import ssl as _ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Callable
 
 from corr.errors import UsageError
 
@@ -144,11 +145,19 @@ class Connection:
         """Hand one message to the server; the recipients it refused while taking the
         message for the others (none for a message to one address). NotSent when it did
         not take the message, with `dropped` when the connection is lost (it is closed)."""
+        return self._hand(lambda server: server.send_message(msg))
+
+    def send_bytes(self, sender: str, recipients: list[str], data: bytes) -> dict[str, tuple[int, bytes]]:
+        """`send` for a message already written out as smtplib's `send_message` would
+        write it (CRLF line ends): the envelope given, the bytes as they are."""
+        return self._hand(lambda server: server.sendmail(sender, recipients, data))
+
+    def _hand(self, deliver: Callable[[smtplib.SMTP], dict[str, tuple[int, bytes]]]) -> dict[str, tuple[int, bytes]]:
         server = self._server
         if server is None or server.sock is None:
             raise NotSent(f"lost the SMTP server {self.where}: the connection is closed", dropped=True)
         try:
-            return server.send_message(msg)
+            return deliver(server)
         except Exception as err:
             dropped = (server.sock is None or isinstance(err, smtplib.SMTPServerDisconnected)
                        or (isinstance(err, OSError) and not isinstance(err, smtplib.SMTPException)))
