@@ -309,18 +309,17 @@ class Outbox:
     def _send(self, server: Connection, name: str, msg: _Ready, tries: _Tries, now: datetime, echo: Echo,
               done: Flushed) -> bool:
         """Send one message; False when the connection is gone (the pass sends no more)."""
-        about = f"to {flat(str(msg.head['To']), 200)} ({flat(str(msg.head['Subject']), 200)})"
         try:
             refused = msg.send(server)
         except Exception as err:  # noqa: BLE001 - NotSent, or a bug: the message waits either way
             dropped = not isinstance(err, NotSent) or err.dropped
-            self._failed_try(name, about, tries, _why(err), now, echo, done)
+            self._failed_try(name, msg.about(), tries, _why(err), now, echo, done)
             return not dropped
         try:  # accepted: it never goes again
             os.unlink(self.root / NEW / name)
             sync_dir(self.root / NEW)
         except OSError as err:
-            line = (f"outbox: sent the message {about}, but cannot take it out of {NEW}/ "
+            line = (f"outbox: sent the message {msg.about()}, but cannot take it out of {NEW}/ "
                     f"({err.strerror or err}): the pass stops sending")
             done.failures.append(line)
             echo(line)
@@ -328,7 +327,7 @@ class Outbox:
         done.sent += 1
         _remove(self.root / TRIES / f"{name}.json")
         if refused:
-            line = f"outbox: sent the message {about}, but the server refused {flat(', '.join(refused), 300)}"
+            line = f"outbox: sent the message {msg.about()}, but the server refused {flat(', '.join(refused), 300)}"
             done.failures.append(line)
             echo(line)
         return True
@@ -394,13 +393,14 @@ class Outbox:
             why = f"bigger than {MAX_FILE // (1024 * 1024)} MB"
         else:
             try:
-                head = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
-                if not head["To"] or not getattr(head["To"], "addresses", ()):
-                    why = "it names nobody to send it to (no To:)"
+                wire = as_sent(data)
+                if wire is not None:
+                    ready = _Ready(data, wire, None)
                 else:
-                    wire = as_sent(data, head)
-                    whole = BytesParser(policy=email.policy.default).parsebytes(data) if wire is None else None
-                    ready = _Ready(head, wire, whole)
+                    msg = BytesParser(policy=email.policy.default).parsebytes(data)
+                    if not msg["To"] or not getattr(msg["To"], "addresses", ()):
+                        why = "it names nobody to send it to (no To:)"
+                    ready = _Ready(data, None, msg)
             except Exception as err:  # noqa: BLE001 - a garbled file is set aside, whatever breaks
                 why = f"not a message: {type(err).__name__}"
         if why is None:
@@ -455,11 +455,11 @@ def listing_text(outbox: Outbox) -> str:
 
 @dataclass
 class _Ready:
-    """A kept message about to be sent: its headers, and either the envelope and bytes
+    """A kept message about to be sent: its bytes, and either the envelope and bytes
     that smtplib's send_message would send for it (`as_sent`) or the whole message
     parsed, for send_message to write out."""
 
-    head: EmailMessage
+    data: bytes
     wire: tuple[str, list[str], bytes] | None
     whole: EmailMessage | None
 
@@ -469,32 +469,48 @@ class _Ready:
         assert self.whole is not None
         return server.send(self.whole)
 
+    def about(self) -> str:
+        """`to ADDRESSEE (SUBJECT)`: the message in the outbox's lines."""
+        import email.policy
+
+        head = self.whole or BytesHeaderParser(policy=email.policy.default).parsebytes(self.data)
+        return f"to {flat(str(head['To']), 200)} ({flat(str(head['Subject']), 200)})"
+
 
 #: The longest line the standard library's default policy writes: a message none of
 #: whose lines is longer is written out again line for line.
 MAX_LINE = 78
 
 
-def as_sent(data: bytes, head: EmailMessage) -> tuple[str, list[str], bytes] | None:
+def as_sent(data: bytes) -> tuple[str, list[str], bytes] | None:
     """The envelope (sender, recipients) and the bytes smtplib's `send_message` sends
     for the message kept as `data`, without parsing it whole and writing it out again;
-    None when that could change it. The bytes are the same, line for line with CRLF
-    ends, for a message as the outbox writes one (`_as_bytes`) that is ASCII throughout,
-    has no line the default policy would fold anew (none over MAX_LINE: it refolds only
-    longer header lines) and no header that send_message treats apart (Bcc, which it
-    drops; Sender and the Resent- headers, which change the envelope)."""
+    None when that could change it, or the envelope is not plain. The bytes are the
+    same, line for line with CRLF ends, for a message as the outbox writes one
+    (`_as_bytes`) that is ASCII throughout, has no line the default policy would fold
+    anew (none over MAX_LINE: it refolds only longer header lines) and no header that
+    send_message treats apart (Bcc, which it drops; Sender and the Resent- headers,
+    which change the envelope). Its headers are read as they stand (compat32): the
+    addresses are those send_message reads, without building a header object each."""
+    import email.policy
     from email.utils import getaddresses
 
     if not data.isascii() or b"\r" in data or not data.endswith(b"\n"):
         return None
     if max(map(len, data.split(b"\n"))) > MAX_LINE:
         return None
-    if head["From"] is None or any(key.lower() in ("bcc", "sender") or key.lower().startswith("resent-")
-                                   for key in head.keys()):
+    head = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data)
+    names = [key.lower() for key in head.keys()]
+    if any(name in ("bcc", "sender") or name.startswith("resent-") for name in names):
         return None
-    sender = getaddresses([head["From"]])[0][1]
-    recipients = [addr for _, addr in getaddresses([f for f in (head["To"], head["Cc"]) if f is not None])]
-    return sender, recipients, data.replace(b"\n", b"\r\n")
+    if names.count("from") != 1 or names.count("to") != 1 or names.count("cc") > 1:
+        return None
+    unfolded = {name: "".join(str(head[name]).splitlines()) for name in ("From", "To", "Cc") if head[name] is not None}
+    senders = getaddresses([unfolded["From"]])
+    recipients = [addr for _, addr in getaddresses([unfolded[name] for name in ("To", "Cc") if name in unfolded])]
+    if len(senders) != 1 or not recipients or not all("@" in addr for addr in [senders[0][1], *recipients]):
+        return None
+    return senders[0][1], recipients, data.replace(b"\n", b"\r\n")
 
 
 def _as_bytes(msg: EmailMessage) -> bytes:
