@@ -118,3 +118,32 @@ def test_a_seat_shares_the_public_board_only_where_it_sees_nothing_more(tmp_path
 
         for fmt in ("text", "html"):
             assert boards.draw(view, fmt) == render(view, fmt), (seat, fmt)
+
+
+def test_a_pass_lists_the_games_folder_once_for_all_its_messages(
+        games: Path, tmp_path: Path, smtp_server: tuple[Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    from email.utils import formatdate
+
+    from corr.mail import ingest
+    from corr.mail.compose import subject
+
+    inbox, port = smtp_server
+    (tmp_path / "smtp.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nfrom = "{HOST}"\n')
+    config = smtp.load_config(tmp_path / "smtp.toml")
+    run_pass(games, tmp_path / "Maildir", config, inbox)  # the announcements
+    box = mailbox.Maildir(tmp_path / "Maildir", create=False)
+    for i, kind in enumerate(["combat", "moyo", "war"]):
+        rep = engine.load(games / f"{kind}.corr")
+        seat = rep.on_turn()[0]
+        msg = EmailMessage()
+        msg["From"] = next(s.email for s in rep.header.seats if s.seat == seat)
+        msg["To"], msg["Subject"] = HOST, f"Re: {subject(rep, seat)}"
+        msg["Message-ID"], msg["Date"] = f"<r{i}@example.org>", formatdate()
+        msg.set_content(f"{rep.game.legal_for(rep.state, seat)[0]}\n")
+        box.add(msg)
+    listed: list[Path] = []
+    real = ingest.log_names
+    monkeypatch.setattr(ingest, "log_names", lambda folder: listed.append(folder) or real(folder))
+    report = mail_host.run_pass(tmp_path / "Maildir", games, config, echo=lambda line: None)
+    assert report.ingested == 3, report
+    assert listed == [games]

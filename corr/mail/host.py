@@ -369,9 +369,14 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
         report.failures.append(f"{inbox.label}: {why}")
         echo(f"mail not read this pass: {why}")
         waiting = []
+    names = None
+    if waiting:  # the folder listed once for every message (a message adds no log to it)
+        from corr.mail.ingest import log_names
+
+        names = log_names(games)
     for item in waiting:
         try:
-            take_message(inbox, games, config, item, echo, report, keys)
+            take_message(inbox, games, config, item, echo, report, keys, names)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
             from corr.mail.message import flat
 
@@ -467,17 +472,18 @@ def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...
 
 
 def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: Echo, report: PassReport,
-                 keys: tuple[Any, ...] = ()) -> None:
+                 keys: tuple[Any, ...] = (), names: tuple[str, ...] | None = None) -> None:
     """Ingest one waiting message, answer it when it is refused, and only then tell the
     inbox it is done; or set it aside when it cannot be handled at all. Only what is on
     disk - the game's records, the answer in the outbox - lets the message go: a host
     stopped before `done` takes it again, which changes nothing (the same answer still
-    waiting in the outbox is not queued twice)."""
+    waiting in the outbox is not queued twice). `names`: the games folder's logs, as the
+    pass listed them once for all its messages."""
     from corr.mail.ingest import ingest_bytes
     from corr.mail.message import flat
 
     source = flat(f"{inbox.label}/{item.key}", 300)
-    result = ingest_bytes(item.data, games, source, parsed=item.parsed, keys=keys)
+    result = ingest_bytes(item.data, games, source, parsed=item.parsed, keys=keys, names=names)
     if result.aside:
         report.set_aside += 1
         try:

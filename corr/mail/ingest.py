@@ -133,18 +133,20 @@ def _header_id(path: Path) -> Any:
 _INDEX: dict[str, tuple[tuple[str, ...], dict[Any, Path]]] = {}
 
 
-def _log_names(games: Path) -> tuple[str, ...]:
+def log_names(games: Path) -> tuple[str, ...]:
     """The logs a folder holds, by name: what the index depends on. Not the folder's
     modification time, which every sidecar written beside a log changes."""
     return tuple(sorted(n for n in os.listdir(games) if n.endswith(ATTACHMENT_SUFFIX)))
 
 
-def find_game(games: Path, game_id: str) -> Path:
+def find_game(games: Path, game_id: str, names: tuple[str, ...] | None = None) -> Path:
     """The log in `games` whose header has this id: `<id>.corr` when it is that game
     (players' copies are named so), else through an index of the folder's headers,
     rebuilt when a log is added, removed or renamed there. A hit is always checked
     against the log's header, so an index out of date (a log replaced under the same
-    name) only costs a rebuild."""
+    name) only costs a rebuild. `names`: the folder's logs (`log_names`) as the caller
+    listed them, for a host pass lists its folder once for all its messages; None
+    lists it now."""
     if not games.is_dir():
         raise UsageError(f"--games {games} is not a directory")
     named = games / f"{game_id}{ATTACHMENT_SUFFIX}"
@@ -153,13 +155,13 @@ def find_game(games: Path, game_id: str) -> Path:
     key = str(games.resolve())
     built = False
     for fresh in (False, True):
-        names = _log_names(games)
+        listed = log_names(games) if names is None else names
         cached = _INDEX.get(key)
-        if cached is None or cached[0] != names or (fresh and not built):
+        if cached is None or cached[0] != listed or (fresh and not built):
             index: dict[Any, Path] = {}
-            for name in names:
+            for name in listed:
                 index.setdefault(_header_id(games / name), games / name)
-            cached = _INDEX[key] = (names, index)
+            cached = _INDEX[key] = (listed, index)
             built = True
         path = cached[1].get(game_id)
         if path is not None and _header_id(path) == game_id:
@@ -192,11 +194,12 @@ def adopt(games: Path, game_id: str, attached: bytes) -> Any:
 
 
 def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = False,
-           keys: tuple[Any, ...] = ()) -> Result:
+           keys: tuple[Any, ...] = (), names: tuple[str, ...] | None = None) -> Result:
     """Take one parsed message into its game; raises CorrError with the reason it is refused.
     With `new`, a message for a game not yet in `games` that carries the game's log
     starts this player's copy of it. Everything is judged at the game's table, under
-    its lock, replayed once; `keys` are the private keys it signs with (the host's)."""
+    its lock, replayed once; `keys` are the private keys it signs with (the host's);
+    `names` the folder's logs as the caller listed them (`find_game`)."""
     from corr import engine
 
     check_headers(msg)
@@ -225,7 +228,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     if game_id is None:
         raise UsageError("not a corr message: no `[corr <game-id>]` in the Subject and no .corr log attached")
     try:
-        path = find_game(games, game_id)
+        path = find_game(games, game_id, names)
     except UsageError:
         if not (new and attached is not None and games.is_dir()):
             raise
@@ -495,18 +498,20 @@ def take_panel(msg: EmailMessage, path: Path, rep: Any, seq: int) -> str:
 
 
 def ingest_bytes(data: bytes | None, games: Path, source: str = "message", new: bool = False,
-                 parsed: EmailMessage | BaseException | None = None, keys: tuple[Any, ...] = ()) -> Result:
+                 parsed: EmailMessage | BaseException | None = None, keys: tuple[Any, ...] = (),
+                 names: tuple[str, ...] | None = None) -> Result:
     """Ingest one message; a refusal becomes a Result with its exit code and a one-line
     reason. A message that cannot be read (None: its file could not be read) or that
     breaks corr is a refusal too, marked `aside`: nothing raises from here. `parsed` is
-    `read_message(data)` where the caller parsed it already (to order a mailbox)."""
+    `read_message(data)` where the caller parsed it already (to order a mailbox);
+    `names` the folder's logs as the caller listed them (`find_game`)."""
     msg = parsed if parsed is not None else read_message(data)
     if isinstance(msg, CorrError):
         return Result(source, False, msg.exit_code, flat(str(msg), 2000), aside=True)
     if isinstance(msg, BaseException):  # parse_message catches what it knows; anything else is a bug
         return Result(source, False, 1, _internal(msg), aside=True)
     try:
-        return ingest(msg, games, source, new, keys)
+        return ingest(msg, games, source, new, keys, names)
     except CorrError as err:
         return Result(source, False, err.exit_code, flat(str(err), 2000), msg=msg)
     except RecursionError:
