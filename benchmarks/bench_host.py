@@ -181,17 +181,22 @@ def pass_vs_floor(root: Path, n: int, k: int, rounds: int) -> tuple[dict[str, li
         logs = {game_id: find_game(base, game_id).name for game_id in ids[:k]}
 
         def restore(name: str) -> None:
+            """The folder as the announcements left it, and the replies waiting. A copied
+            log has a new inode, which a pass takes for a changed log: an idle pass over
+            the copy first notes every game idle again, as it was."""
             for folder in (games, maildir):
                 if folder.exists():
                     shutil.rmtree(folder)
             shutil.copytree(base, games)
             box = mailbox.Maildir(maildir, create=True)
+            host.run_pass(maildir, games, config, echo=quiet)
             for data in replies:
                 box.add(data)
 
         # what the pass sends: its messages, kept in its outbox by a pass with no server
         restore("capture")
-        host.run_pass(maildir, games, smtp_config(root / "closed.toml", free_port()), echo=quiet)
+        closed = smtp_config(root / "closed.toml", free_port())
+        host.run_pass(maildir, games, closed, echo=quiet)
         outbox = games / ".outbox" / "new"
         sent = [(outbox / name).read_bytes() for name in sorted(os.listdir(outbox))]
         if len(sent) != 3 * k:
