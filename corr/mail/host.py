@@ -183,13 +183,13 @@ def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str |
 
 def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Echo, report: PassReport) -> bool:
     """Mail each seat with an address that has not seen this seq; True if state changed."""
-    from corr.mail.compose import PublicBoards, compose, read_sidecar, remember, sidecar_references
+    from corr.mail.compose import SharedParts, compose, read_sidecar, remember, sidecar_references
 
     mailed: dict[str, int] = dict(state.get("mailed") or {})
     thread = read_sidecar(path)
     changed = False
     last = None
-    boards = PublicBoards(rep)  # drawn once for every seat that sees the public board
+    boards = SharedParts(rep)  # drawn once for every seat that sees the public board
     for seat in rep.header.seats:
         if not seat.email:
             continue
@@ -374,9 +374,12 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
         from corr.mail.ingest import log_names
 
         names = log_names(games)
+    taken: dict[Path, tuple[list[int], Any]] = {}  # log -> (its fingerprint, its table) as a message left it
     for item in waiting:
         try:
-            take_message(inbox, games, config, item, echo, report, keys, names)
+            took = take_message(inbox, games, config, item, echo, report, keys, names)
+            if took is not None:
+                taken[took.path] = (fingerprint(took.path), took.table)
         except Exception as err:  # noqa: BLE001 - the last guard: one message never stops the host
             from corr.mail.message import flat
 
@@ -408,7 +411,12 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
                 report.skipped += 1
                 continue
             state = read_state(path)
-            rep = engine.load(path, now=when)
+            kept = taken.get(path)
+            if kept is not None and kept[0] == seen:  # the log as a message of this pass left it
+                rep = kept[1]
+                rep.now = when
+            else:
+                rep = engine.load(path, now=when)
             for key in keys:  # the host signs what it tells a seat alone (its card), too
                 rep.hold(key)
             acted = False
@@ -472,13 +480,14 @@ def computer_moves(path: Path, echo: Echo, rep: Any = None, keys: tuple[Any, ...
 
 
 def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: Echo, report: PassReport,
-                 keys: tuple[Any, ...] = (), names: tuple[str, ...] | None = None) -> None:
+                 keys: tuple[Any, ...] = (), names: tuple[str, ...] | None = None) -> Any:
     """Ingest one waiting message, answer it when it is refused, and only then tell the
     inbox it is done; or set it aside when it cannot be handled at all. Only what is on
     disk - the game's records, the answer in the outbox - lets the message go: a host
     stopped before `done` takes it again, which changes nothing (the same answer still
     waiting in the outbox is not queued twice). `names`: the games folder's logs, as the
-    pass listed them once for all its messages."""
+    pass listed them once for all its messages. The ingest's result when the message
+    added records to a game (its table then goes on into the pass), else None."""
     from corr.mail.ingest import ingest_bytes
     from corr.mail.message import flat
 
@@ -504,6 +513,7 @@ def take_message(inbox: Inbox, games: Path, config: Any, item: Incoming, echo: E
         inbox.done(item)
     except Exception as err:  # noqa: BLE001 - taken again next pass, which changes nothing
         echo(f"{source}: could not mark it done: {_why(err)}")
+    return result if result.ok and result.table is not None and result.path is not None else None
 
 
 def _answer(result: Any, games: Path, config: Any, source: str, echo: Echo, report: PassReport) -> None:

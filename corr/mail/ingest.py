@@ -108,6 +108,9 @@ class Result:
     #: The message could not be handled at all (not readable as a message, or it broke
     #: corr): there is nothing to answer, and the host sets it aside.
     aside: bool = False
+    #: The game's table as the message left it (its records taken), when it took any:
+    #: a host pass goes on with it instead of reading the log again.
+    table: Any = None
 
     def line(self) -> str:
         status = "ok" if self.ok else "refused"
@@ -254,6 +257,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
             remember(path, msg, seen=True)
             panel = take_panel(msg, path, rep, _last_seq(rows))
         result.records = records
+        result.table = rep if records else None
         if records:
             result.message = f"{path.name}: took seq {records[0].seq}-{records[-1].seq}" if len(records) > 1 else (
                 f"{path.name}: took seq {records[0].seq}")
@@ -298,6 +302,7 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         records = rep.add(kind, on_turn, move, answers=seq)
         remember(path, msg, seen=True)  # inside the block: without it, the move is not taken either
     result.records = records
+    result.table = rep
     result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move or kind}"
     return result
 
