@@ -49,6 +49,7 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # built once per process: the shipped templates do not change under it
     )
     env.filters.update(filters(colour))
     env.filters["visible"] = visible  # text from the log, as a move written by hand

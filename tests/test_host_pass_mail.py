@@ -1,6 +1,6 @@
 """What a host pass mails each seat is, byte for byte, what composing that seat's
 message alone gives: a pass draws a position's public board once and shares it among
-the seats that see it (`compose.PublicBoards`), and that must change nothing a player
+the seats that see it (`compose.SharedParts`), and that must change nothing a player
 receives. Only what belongs to one message - its Message-ID, its Date, the threading
 headers naming earlier ids - differs between two composings, so those are taken from
 the message received. Checked over a real SMTP server (aiosmtpd on 127.0.0.1), for
@@ -25,7 +25,7 @@ from corr import engine
 from corr.log.panels import read_sidecar
 from corr.mail import host as mail_host
 from corr.mail import smtp
-from corr.mail.compose import PublicBoards, compose, sidecar_references
+from corr.mail.compose import SharedParts, compose, sidecar_references
 from corr.seatview import observe, shows_public_board
 
 HOST = "Host <host@example.org>"
@@ -111,7 +111,7 @@ def test_a_seat_shares_the_public_board_only_where_it_sees_nothing_more(tmp_path
     shared = {seat: shows_public_board(observe(rep, seat), public) for seat in rep.game.seats}
     hidden, duel = rep.game.is_hidden(rep.game.opts), rep.game.own_boards and len(rep.game.seats) > 1
     assert all(shared.values()) == (not hidden and not duel), shared
-    boards = PublicBoards(rep)
+    boards = SharedParts(rep)
     for seat in rep.game.seats:
         view = observe(rep, seat)
         from corr.render import render
@@ -120,7 +120,7 @@ def test_a_seat_shares_the_public_board_only_where_it_sees_nothing_more(tmp_path
             assert boards.draw(view, fmt) == render(view, fmt), (seat, fmt)
 
 
-def test_a_pass_lists_the_games_folder_once_for_all_its_messages(
+def test_a_pass_lists_the_games_folder_once_and_reads_a_replied_log_once(
         games: Path, tmp_path: Path, smtp_server: tuple[Any, int], monkeypatch: pytest.MonkeyPatch) -> None:
     from email.utils import formatdate
 
@@ -144,6 +144,10 @@ def test_a_pass_lists_the_games_folder_once_for_all_its_messages(
     listed: list[Path] = []
     real = ingest.log_names
     monkeypatch.setattr(ingest, "log_names", lambda folder: listed.append(folder) or real(folder))
+    loaded: list[Path] = []
+    load = engine.load
+    monkeypatch.setattr(engine, "load", lambda path, *args, **kw: loaded.append(path) or load(path, *args, **kw))
     report = mail_host.run_pass(tmp_path / "Maildir", games, config, echo=lambda line: None)
-    assert report.ingested == 3, report
+    assert report.ingested == 3 and report.mailed == 6, report
     assert listed == [games]
+    assert loaded == []  # each replied game mailed from the table its message left, not read again

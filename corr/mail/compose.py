@@ -129,17 +129,19 @@ KEY_FILE = "YOUR.key"
 SMTP_FILE = "smtp.toml"
 
 
-class PublicBoards:
-    """The boards of one position as the public sees it, each format drawn at most once
-    and shared by every message to a seat whose view shows that board
-    (`seatview.shows_public_board` decides it): a host mailing a position to its seats
-    draws it once, not once a seat. Only for one position: the table must not change
+class SharedParts:
+    """What the messages of one position to several seats share, each made once: the
+    boards as the public sees them, each format drawn once for every seat whose view
+    shows that board (`seatview.shows_public_board` decides it), and the attached log,
+    encoded once for every seat it goes to whole. A host mailing a position to its seats
+    makes them once, not once a seat. Only for one position: the table must not change
     while its messages are composed."""
 
     def __init__(self, rep: Any) -> None:
         self.rep = rep
         self._public: SeatView | None = None
         self._drawn: dict[str, str] = {}
+        self._log: tuple[bytes, EmailMessage] | None = None
 
     def draw(self, view: SeatView, fmt: str) -> str:
         """The board of `view` in `fmt`: the public one's when it shows the same."""
@@ -154,13 +156,27 @@ class PublicBoards:
             self._drawn[fmt] = render(self._public, fmt)
         return self._drawn[fmt]
 
+    def attachment(self, data: bytes) -> EmailMessage:
+        """The attachment part of the log `data`, the one made before when it is the same."""
+        if self._log is None or self._log[0] != data:
+            self._log = (data, _log_part(self.rep, data))
+        return self._log[1]
+
+
+def _log_part(rep: Any, data: bytes) -> EmailMessage:
+    """The log attached as `<game-id>.corr`: the part `EmailMessage.add_attachment` makes."""
+    maintype, subtype = ATTACHMENT_TYPE
+    part = EmailMessage()
+    part.set_content(data, maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}")
+    return part
+
 
 def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
-           fmt: str = "text", view: SeatView | None = None, boards: PublicBoards | None = None) -> dict[str, Any]:
+           fmt: str = "text", view: SeatView | None = None, boards: SharedParts | None = None) -> dict[str, Any]:
     """What a message to `seat` says, for both parts alike: a new player must learn from
     either part whose turn it is and how to answer in this game, and see the board and
-    the moves exactly as the seat may (`corr.seatview`). `boards`: the position's public
-    boards, drawn once for the seats that see them."""
+    the moves exactly as the seat may (`corr.seatview`). `boards`: the parts the
+    position's messages share (`SharedParts`), its public boards among them."""
     from corr.names import short_name
     from corr.record_text import game_text, step_text
     from corr.render import render
@@ -302,7 +318,7 @@ def compose(
     previous_message_id: str | None = None,
     sender: str | None = None,
     references: list[str] | None = None,
-    boards: PublicBoards | None = None,
+    boards: SharedParts | None = None,
 ) -> EmailMessage:
     """The message telling seat `to_seat` about the position of `rep`, as that seat
     sees it (`corr.seatview`): in a game with hidden information, its own card and no
@@ -314,8 +330,8 @@ def compose(
     say the same (`letter`): whose turn it is, how to answer, the board, the moves.
     In a hosted game the seat's private panel carries the host's signature
     (`X-Corr-Private-Sig`), so a player's copy keeps no panel a stranger made.
-    `boards`: the position's public boards (`PublicBoards`), shared by the messages of
-    one position to several seats.
+    `boards`: what the messages of one position to several seats share (`SharedParts`):
+    its public boards and the attached log.
     """
     from corr.seatview import log_lines, private
 
@@ -355,9 +371,9 @@ def compose(
                         subtype="html", charset="utf-8")
     lines = log_lines(view, rep)
     if lines is not None:  # a running duel keeps the others' moves (domino 1.2)
-        maintype, subtype = ATTACHMENT_TYPE
-        msg.add_attachment(b"".join(line + b"\n" for line in lines), maintype=maintype, subtype=subtype,
-                           filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}")
+        data = b"".join(line + b"\n" for line in lines)
+        msg.make_mixed()  # multipart/alternative so far: as add_attachment does, the part made once
+        msg.attach(_log_part(rep, data) if boards is None else boards.attachment(data))
     return msg
 
 
