@@ -408,8 +408,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n:>6} {ingest_cpu * 1e3:>9.2f}ms {parse_cpu * 1e3:>8.2f}ms  "
                   f"{fmt(ratio(ingest['ingest'], ingest['parse']))}")
         if len(ingested) > 1:
-            (big, last), (small, first) = ingested[-1], ingested[0]
-            flat = median(last["ingest"])[1] / median(first["ingest"])[1]
+            (big, most), (small, fewest) = ingested[-1], ingested[0]
+            flat = median(most["ingest"])[1] / median(fewest["ingest"])[1]
             print(f"ingest CPU per message, {big} games / {small} games = {flat:.2f}x (flat: found by id)")
     passed = [(n, passes) for n, _, passes in rows if passes is not None]
     if passed:
