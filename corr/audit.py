@@ -13,11 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corr import engine
 from corr.counts import counted
 from corr.engine import dealer
+from corr.engine.position import Position, Step
+from corr.engine.replay import replay
 from corr.errors import CorruptLog
+from corr.games.base import Outcome
 from corr.log import store
+from corr.log.lines import Header
 from corr.log.models import STRICT
 from corr.names import visible
 from corr.record_text import what
@@ -32,14 +35,17 @@ def audit(path: Path | str) -> dict[str, Any]:
     return audited(path)[0]
 
 
-def audited(path: Path | str) -> tuple[dict[str, Any], store.GameLog | None]:
+def audited(path: Path | str, *, lines: bool = False) -> tuple[dict[str, Any], store.GameLog | None]:
     """The audit report and the log it checked (None when the file could not be read as
-    one): the archive stores the very lines the audit passed, without reading them twice."""
+    one). With `lines`, the log keeps its raw lines (`GameLog.raw`): the archive stores
+    the very lines the audit passed, without reading them twice. Without, the file is
+    read a line at a time and each step judged as it settles, so an audit's memory is
+    about the records' alone, however long the log."""
     log: store.GameLog | None = None
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]
-    try:
-        log = dealer.attach(store.read(path, reader=STRICT))  # the dealer's copy checks every card now
+    try:  # the dealer's copy checks every card now
+        log = dealer.attach(store.read(path, reader=STRICT, raw=lines))
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report, log
@@ -49,56 +55,17 @@ def audited(path: Path | str) -> tuple[dict[str, Any], store.GameLog | None]:
             _finding(len(log.records) + 1, "torn",
                      f"{counted(len(log.torn), 'byte')} after the last newline: a torn write, not used")
         )
+    walk = _Walk(log.header)
     try:
-        rep = engine.replay(log)
+        rep = replay(log, cls=Position, settled=walk.step)
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report, log
     report["intact"] = log.torn is None
-    highlights: dict[str, list[dict[str, Any]]] = {key: [] for key in rep.game.highlight_lists}
-    open_illegal: dict[str, Any] | None = None
-    quiet = None
-    for step in rep.steps:
-        record, outcome = step.record, step.outcome
-        if record.type == "move":
-            if open_illegal is not None:
-                findings.append(open_illegal)
-            open_illegal = None
-            if outcome.illegal is not None:
-                open_illegal = _finding(
-                    record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
-                )
-        if outcome is not quiet:  # most moves share one outcome that reports nothing
-            marked = outcome.highlights()
-            found = outcome.findings()
-            if not marked and not found:
-                quiet = outcome
-            for key, entry in marked.items():
-                highlights.setdefault(key, []).append(
-                    {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
-                )
-            for kind, detail in found:
-                findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
-        if record.type == "challenge":
-            detail = "; ".join(outcome.events) or outcome.verdict or ""
-            findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))
-            if outcome.verdict == "upheld":
-                open_illegal = None
-        elif record.type == "timeout":  # a timeout ends the game, so the forfeit is this one's
-            findings.append(_finding(record.seq, "timeout", f"{record.by} claimed a timeout: {rep.forfeit} lost on time"))
-        elif record.type == "vacation":
-            findings.append(_finding(record.seq, "vacation", f"{record.by} took {_days(record.note)} of vacation"))
-        elif record.type == "ruling":
-            who = getattr(log.header, record.by)
-            finding = _finding(record.seq, "ruling", f"{record.by} {who.name} on seq {record.target}: "
-                               f"{record.move}, because: {record.note}")
-            finding.update(target=record.target, decision=record.move, events=list(outcome.events))
-            findings.append(finding)
-        if step.voided:
-            findings.append(_finding(record.seq, "void", f"{what(record)} by {record.by} is void by a ruling"))
-    if open_illegal is not None and not _window_open(rep, open_illegal["seq"]):
-        findings.append(open_illegal)
-    findings.extend(_late(rep))
+    walk.end(rep)
+    findings.extend(walk.findings)
+    highlights = {key: walk.highlights.pop(key, []) for key in rep.game.highlight_lists}
+    highlights.update(walk.highlights)
     _link_rulings(findings)
     if log.header.commitment is not None:
         report["deal"] = _deal(log, rep.game.deal_checked)
@@ -113,13 +80,82 @@ def audited(path: Path | str) -> tuple[dict[str, Any], store.GameLog | None]:
     return report, log
 
 
+class _Walk:
+    """The findings of a replay's steps, each judged as the replay settles it
+    (`corr.engine.replay.replay(settled=...)`): no step is kept for a walk after the replay."""
+
+    def __init__(self, header: Header) -> None:
+        self.header = header
+        self.findings: list[dict[str, Any]] = []
+        self.highlights: dict[str, list[dict[str, Any]]] = {}
+        self.open_illegal: dict[str, Any] | None = None
+        self.quiet: Outcome | None = None
+        self.timeouts: list[dict[str, Any]] = []  # their forfeit is the game's at its end
+        self.late: _Late | None = None  # made at the first step: the replay checks the header first
+
+    def step(self, step: Step) -> None:
+        record, outcome = step.record, step.outcome
+        findings = self.findings
+        if record.type == "move":
+            if self.open_illegal is not None:
+                findings.append(self.open_illegal)
+            self.open_illegal = None
+            if outcome.illegal is not None:
+                self.open_illegal = _finding(
+                    record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
+                )
+        if outcome is not self.quiet:  # most moves share one outcome that reports nothing
+            marked = outcome.highlights()
+            found = outcome.findings()
+            if not marked and not found:
+                self.quiet = outcome
+            for key, entry in marked.items():
+                self.highlights.setdefault(key, []).append(
+                    {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
+                )
+            for kind, detail in found:
+                findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
+        if record.type == "challenge":
+            detail = "; ".join(outcome.events) or outcome.verdict or ""
+            findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))
+            if outcome.verdict == "upheld":
+                self.open_illegal = None
+        elif record.type == "timeout":  # a timeout ends the game, so the forfeit is this one's
+            finding = _finding(record.seq, "timeout", f"{record.by} claimed a timeout: ")
+            self.timeouts.append(finding)
+            findings.append(finding)
+        elif record.type == "vacation":
+            findings.append(_finding(record.seq, "vacation", f"{record.by} took {_days(record.note)} of vacation"))
+        elif record.type == "ruling":
+            who = getattr(self.header, record.by)
+            finding = _finding(record.seq, "ruling", f"{record.by} {who.name} on seq {record.target}: "
+                               f"{record.move}, because: {record.note}")
+            finding.update(target=record.target, decision=record.move, events=list(outcome.events))
+            findings.append(finding)
+        if step.voided:
+            findings.append(_finding(record.seq, "void", f"{what(record)} by {record.by} is void by a ruling"))
+        if self.late is None:
+            self.late = _Late(self.header)
+        self.late.step(step)
+
+    def end(self, rep: Position) -> None:
+        """What only the end of the replay tells: whether the newest illegal move can
+        still be challenged, who lost on time."""
+        if self.open_illegal is not None and not _window_open(rep, self.open_illegal["seq"]):
+            self.findings.append(self.open_illegal)
+        for finding in self.timeouts:
+            finding["detail"] += f"{rep.forfeit} lost on time"
+        if self.late is not None:
+            self.findings.extend(self.late.found)
+
+
 def _days(note: str | None) -> str:
     """A vacation record's days as its finding says them (`1 day`, `7 days`)."""
     text = (note or "").strip()
     return counted(int(text), "day") if text.isdigit() and text.isascii() else f"{text} days"
 
 
-def _window_open(rep: engine.Position, seq: int) -> bool:
+def _window_open(rep: Position, seq: int) -> bool:
     """Whether the illegal move at `seq`, the newest move, can still be challenged
     (combat 4.1, cards 4.1: until the next move is recorded). While it can, nobody is
     told it broke the rule - noticing it is the other players' part of the game - so the
@@ -146,29 +182,33 @@ def _deal(log: store.GameLog, checked: str) -> dict[str, Any]:
             "detail": "not yet checkable: the dealer reveals the seed when the game ends; everything public verified"}
 
 
-def _late(rep: engine.Position) -> list[dict[str, Any]]:
-    """Moves made after their seat's time had run out, with no timeout claimed in between."""
-    header = rep.header
-    if header.time_control is None:
-        return []
-    from corr import timecontrol
+class _Late:
+    """Moves made after their seat's time had run out, with no timeout claimed in
+    between: each judged on the clock as it stood, in one pass over the steps."""
 
-    late = []
-    clocks = timecontrol.Clocks(header)  # one pass: each move judged on the clock as it stood
-    for step in rep.steps:
-        record = step.record
-        if step.voided:  # a voided record never happened, for the clocks too
-            continue
+    def __init__(self, header: Header) -> None:
+        self.found: list[dict[str, Any]] = []
+        self.clocks = None
+        if header.time_control is not None:
+            from corr import timecontrol
+
+            self.timecontrol = timecontrol
+            self.clocks = timecontrol.Clocks(header)
+
+    def step(self, step: Step) -> None:
+        clocks = self.clocks
+        if clocks is None or step.voided:  # a voided record never happened, for the clocks too
+            return
+        record, timecontrol = step.record, self.timecontrol
         when = None
         if record.type in timecontrol.MOVE_TYPES and record.by in clocks.seats:
             when = timecontrol.instant(record.at)
             left = clocks.left(record.by, when)
             if left < 0:
                 deadline = clocks.report(record.by, when)[record.by]["deadline"]
-                late.append(_finding(record.seq, "late", f"{record.by} moved {-left / 3600:.1f} h after the "
-                                     f"deadline ({deadline}); nobody claimed a timeout before it"))
+                self.found.append(_finding(record.seq, "late", f"{record.by} moved {-left / 3600:.1f} h after the "
+                                           f"deadline ({deadline}); nobody claimed a timeout before it"))
         clocks.add(record, when)
-    return late
 
 
 def _link_rulings(findings: list[dict[str, Any]]) -> None:

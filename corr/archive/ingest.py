@@ -94,7 +94,7 @@ def audit_file(path: Path, source: str | None = None) -> Row | Outcome:
     """A log's row, or the outcome that says why it is corrupt."""
     source = source or str(path)
     try:
-        report, log = audited(path)
+        report, log = audited(path, lines=True)
     except (CorrError, OSError) as err:  # unreadable, or no log at all
         return Outcome(source, CORRUPT, None, getattr(err, "strerror", None) or str(err))
     if not report["intact"] or log is None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import AbstractSet, Any
 
 from corr import clock
-from corr.games.base import Action, Game, Outcome, Result
+from corr.games.base import QUIET, Action, Game, Outcome, Result
 from corr.log.lines import Header, Record
 from corr.log.store import GameLog
 
@@ -29,6 +29,11 @@ class Step:
     voided: bool = False  # set aside by a ruling: it stays in the log, the game ignores it
 
 
+#: What `Position.steps` holds in place of a step a replay handed over and forgot
+#: (`corr.engine.replay.Settler`): one shared value, so a long log's steps cost a pointer each.
+SETTLED = Step(Record(0, "settled", "", "", "", ""), Action(0, "settled", ""), QUIET)
+
+
 @dataclass
 class Position:
     """A log replayed up to some seq: the game, the position, and every step taken."""
@@ -39,7 +44,7 @@ class Position:
     steps: list[Step] = field(default_factory=list)
     forfeit: str | None = None  # the seat that lost by a timeout record or a ruling
     forfeit_cause: str = "on time"  # or "by a ruling"
-    voided: frozenset[int] = frozenset()  # seqs a ruling set aside
+    voided: AbstractSet[int] = frozenset()  # seqs a ruling set aside
     #: seq -> (state, forfeit, cause) just before that record, kept for the records void
     #: rulings of the log name: a void rebuilds the position from there, not from the start
     snapshots: dict[int, tuple[Any, str | None, str]] = field(default_factory=dict)
@@ -51,6 +56,9 @@ class Position:
     #: clock of its own (Domino) is over once it has passed its limit. None: the time
     #: of asking (`corr.clock`), so a table kept open follows the clock
     now: datetime | None = None
+    #: whether `voided` is this position's own set, which a void ruling may change in
+    #: place (`corr.engine.rulings.rebuild`); a set handed in is copied the first time
+    owns_voided: bool = field(default=False, repr=False, compare=False)
 
     def when(self) -> datetime:
         """The time the position is judged at now."""

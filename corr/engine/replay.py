@@ -15,7 +15,7 @@ from typing import Callable, TypeVar
 from corr.engine import dealer, hashes, keys
 from corr.engine.header import make_game
 from corr.engine.judge import check_turn, judge
-from corr.engine.position import Position, Step
+from corr.engine.position import SETTLED, Position, Step
 from corr.errors import CorrError, CorruptLog, NotationError
 from corr.games.base import Action
 from corr.log.lines import Record
@@ -32,21 +32,101 @@ def replay(
     *,
     cls: type[P] = Position,  # type: ignore[assignment]
     now: datetime | None = None,
+    settled: Callable[[Step], None] | None = None,
 ) -> P:
     """Rebuild the position record by record, checking each against the rules, its
     hashes and its signature; raises CorruptLog at the first record that does not hold.
     `each`, if given, sees the position at every step on the way (seq 0 first), in one
-    pass. `now` is the time the position is judged at afterwards (the game's own clock)."""
+    pass. `now` is the time the position is judged at afterwards (the game's own clock).
+
+    `settled`, if given, is handed each step in seq order as soon as no later ruling of
+    the log can change it, and the position then forgets it (`Settler`): a walk over
+    every step in memory that stays flat however long the log is (`corr audit`)."""
     game = make_game(log.header, dealer.seed_for(log))
     position = cls(log, game, game.initial(), now=now)
     position.void_targets = frozenset(
         r.target for r in log.records if r.type == "ruling" and r.move == "void" and r.target is not None
     )
+    records = log.records if upto is None else [r for r in log.records if r.seq <= upto]
+    if settled is not None:
+        settler = Settler(position, records, settled)
+        each = settler.after(each)
     if each is not None:
         each(position)
-    records = log.records if upto is None else [r for r in log.records if r.seq <= upto]
     run(position, records, 0, each)
+    if settled is not None:
+        settler.finish()
     return position
+
+
+class Settler:
+    """Hands a replay's steps over as they settle, and keeps only what rulings still need.
+
+    A step settles once the replay has passed every void ruling that would judge it
+    again (`rulings.rejudged`: from the first record whose standing the ruling changes
+    to the ruling itself). Handed over, it is replaced in `Position.steps` by `SETTLED`
+    unless a ruling names it (a void keeps what it did on view, an uphold reads its
+    move) or it is a reveal (a second one is refused), or it is the newest (`seq`); the
+    snapshots go after each void ruling but those a later one starts from."""
+
+    def __init__(self, position: Position, records: list[Record], settled: Callable[[Step], None]) -> None:
+        from corr.engine import rulings
+
+        self.position, self.settled = position, settled
+        self.done = 0  # steps handed over
+        self.dropped = 0  # steps before this index are handed over and forgotten (or kept)
+        self.keep = {r.target for r in records if r.type == "ruling"} | {r.seq for r in records if r.type == "reveal"}
+        #: seq -> the seq of the last void ruling that judges it again
+        self.hold: dict[int, int] = {}
+        #: void ruling's seq -> the seq its rebuild starts from; start -> rulings yet to use it
+        self.starts: dict[int, int] = {}
+        self.uses: dict[int, int] = {}
+        for index, record in enumerate(records):
+            if record.type == "ruling" and record.move == "void":
+                first = rulings.rejudged(records, index)
+                for seq in range(first, record.seq):
+                    self.hold[seq] = record.seq
+                self.starts[record.seq] = first
+                self.uses[first] = self.uses.get(first, 0) + 1
+
+    def after(self, each: Callable[[Position], None] | None) -> Callable[[Position], None]:
+        """`each` followed by handing over what the newest step settled."""
+        def step(position: Position) -> None:
+            if each is not None:
+                each(position)
+            self.settle()
+        return step
+
+    def settle(self, held_too: bool = False) -> None:
+        """Hand over the steps settled now (`held_too`: every step left), and forget them.
+        Runs once per record: the step at index i is the record of seq i + 1."""
+        steps = self.position.steps
+        end = len(steps)
+        hold, settled, done = self.hold, self.settled, self.done
+        if held_too or not hold:
+            while done < end:
+                settled(steps[done])
+                done += 1
+        else:
+            while done < end and hold.get(done + 1, 0) <= end:
+                settled(steps[done])
+                done += 1
+        self.done = done
+        keep = self.keep
+        while self.dropped < done and self.dropped < end - 1:  # the newest stays: `Position.seq`
+            if self.dropped + 1 not in keep:
+                steps[self.dropped] = SETTLED
+            self.dropped += 1
+        start = self.starts.pop(end, None)
+        if start is not None:  # a void ruling: the snapshots no later one starts from go
+            uses, snapshots = self.uses, self.position.snapshots
+            uses[start] -= 1
+            for kept in [k for k in snapshots if not uses.get(k)]:
+                del snapshots[kept]
+
+    def finish(self) -> None:
+        """Hand over what is left: the steps held for rulings past the replayed ones."""
+        self.settle(held_too=True)
 
 
 def run(position: Position, records: list[Record], start: int,

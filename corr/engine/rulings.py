@@ -100,31 +100,50 @@ def _uphold(rep: Position, step: Step, what: str) -> Outcome:
     return Outcome(verdict="upheld", events=(f"{what}: " + "; ".join(outcome.events),))
 
 
+def chain(records: list[Record], index: int) -> list[int]:
+    """The seqs whose standing the void ruling at `index` changes: its target, and,
+    where that is a void ruling too, what voiding it restores, and so on."""
+    seqs = []
+    seq = records[index].target
+    while seq is not None and 1 <= seq <= index:
+        seqs.append(seq)
+        named = records[seq - 1]
+        if named.type != "ruling" or named.move != "void":
+            break
+        seq = named.target
+    return seqs
+
+
+def rejudged(records: list[Record], index: int) -> int:
+    """The first seq the void ruling at `index` has judged again (`rebuild`): every step
+    from there to the ruling may change when it is made, none before."""
+    seqs = chain(records, index)
+    return min(seqs) if seqs else 1
+
+
 def rebuild(rep: Position, index: int, judge: Judge) -> None:
     """The position as if every voided record (counting the void ruling at `index`) had
     never been made: each record judged again from the first whose standing changed,
     starting from the position the replay kept just before it (`Position.snapshots`), or
-    from the start where it kept none. Costs the records from there on, not the log."""
+    from the start where it kept none. Costs the records from there on, not the log:
+    the set of voided seqs is changed in place (a copy only the first time)."""
     records = rep.log.records
-    gone = set(rep.voided)
-    chain = []  # voiding a void ruling restores its target, which may be a void ruling too
-    seq, void = records[index].target, True
-    while seq is not None and 1 <= seq <= index:
-        chain.append(seq)
+    seqs = chain(records, index)
+    gone = rep.voided if isinstance(rep.voided, set) and rep.owns_voided else set(rep.voided)
+    were = [(seq, seq in gone) for seq in seqs]  # to put back if the void is refused
+    void = True
+    for seq in seqs:
         (gone.add if void else gone.discard)(seq)
-        named = records[seq - 1]
-        if named.type != "ruling" or named.move != "void":
-            break
-        seq, void = named.target, not void
-    first = min(chain) if chain else 1
+        void = not void
+    first = min(seqs) if seqs else 1
     kept = rep.snapshots.get(first)
     if kept is None:
         first = 1
-        fresh = Position(rep.log, rep.game, rep.game.initial(), voided=frozenset(gone), now=rep.now)
+        fresh = Position(rep.log, rep.game, rep.game.initial(), voided=gone, now=rep.now)
     else:
         state, forfeit, cause = kept
         fresh = Position(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
-                         voided=frozenset(gone), now=rep.now)
+                         voided=gone, now=rep.now)
     old = rep.steps[first - 1: index]  # what the records did before this ruling, for the void ones
     fresh.steps = rep.steps  # the steps before `first` stand; the others are replaced one by one
     for i in range(first - 1, index):
@@ -143,11 +162,13 @@ def rebuild(rep: Position, index: int, judge: Judge) -> None:
                 action, outcome = judge(fresh, record, i)
         except (IllegalMove, UsageError) as err:
             rep.steps[first - 1: index] = old  # refused: the replay as it was
+            for seq, was_gone in reversed(were):
+                (gone.add if was_gone else gone.discard)(seq)
             target = records[index].target
             raise IllegalMove(
                 "", f"voiding seq {target} leaves seq {record.seq} ({record.type} {record.move or ''} "
                 f"by {record.by}) against the rules: {err}"
             ) from None
         fresh.steps[i] = Step(record, action, outcome)
-    rep.state, rep.forfeit, rep.forfeit_cause, rep.voided = fresh.state, fresh.forfeit, fresh.forfeit_cause, \
-        frozenset(gone)
+    rep.state, rep.forfeit, rep.forfeit_cause, rep.voided = fresh.state, fresh.forfeit, fresh.forfeit_cause, gone
+    rep.owns_voided = True

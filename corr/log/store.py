@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterator, Literal
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Literal
 
 from corr.errors import CorruptLog, UsageError
 from corr.log import lines, locking
@@ -77,29 +77,42 @@ def parse(data: bytes, path: Path, reader: Reader = FAST, known: Known | None = 
     torn = tail if tail else None
     if not rows:
         raise CorruptLog(f"{path}: no complete header line (the file was torn while written)", kind="torn")
-    read_header, read_record = reader
+    log = _header(rows[0], path, reader)
+    log.torn, log.size = torn, len(data) - len(tail)
+    seq = 0  # records accepted so far
+    checked = known(path, data) if known is not None else None
+    if checked and len(checked) < len(rows):
+        log.records.extend(checked)
+        seq = len(checked)
+    _chain(log, islice(rows, seq + 1, None), reader, rows[seq])
+    log.raw = rows[1:]
+    return log
+
+
+def _header(raw: bytes, path: Path, reader: Reader) -> GameLog:
+    """A log holding only its header line, checked."""
     try:
-        header = read_header(rows[0])
+        header = reader[0](raw)
     except lines.LineError as err:
         raise CorruptLog(f"{path}: line 1 is not a valid corr header ({err})", kind="schema") from None
-    if dump(header) != rows[0]:
+    if dump(header) != raw:
         raise CorruptLog(f"{path}: line 1 (the header) {_NONCANONICAL}", kind="noncanonical")
-    log = GameLog(path=path, header=header, header_raw=rows[0], torn=torn, size=len(data) - len(tail))
-    # This loop runs once per record of every log read (audits read thousands): locals
-    # only, and the raw lines kept as one slice at the end.
+    return GameLog(path=path, header=header, header_raw=raw)
+
+
+def _chain(log: GameLog, rows: Iterable[bytes], reader: Reader, before: bytes) -> None:
+    """Read, check and chain the record lines `rows` after those of `log.records` (the
+    last of which, or the header, is `before`), appending each to `log.records`."""
+    # This loop runs once per record of every log read (audits read thousands): locals only.
+    path, read_record = log.path, reader[1]
     records = log.records
     append = records.append
     sha256 = hashlib.sha256
     canonical = canonical_record
-    prev = sha256(rows[0]).hexdigest()
-    seq = 0  # records accepted so far
-    checked = known(path, data) if known is not None else None
-    if checked and len(checked) < len(rows):
-        records.extend(checked)
-        seq = len(checked)
-        prev = sha256(rows[seq]).hexdigest()
+    prev = sha256(before).hexdigest()
+    seq = len(records)  # records accepted so far
     plain = lines.plain_record
-    for raw in islice(rows, seq + 1, None):
+    for raw in rows:
         record = plain(raw)  # most lines: valid and canonical by their shape
         if record is None:
             try:
@@ -133,7 +146,28 @@ def parse(data: bytes, path: Path, reader: Reader = FAST, known: Known | None = 
             )
         prev = sha256(raw).hexdigest()
         append(record)
-    log.raw = rows[1:]
+
+
+def stream(f: BinaryIO, path: Path, reader: Reader = FAST) -> GameLog:
+    """`parse` of an open file read a line at a time, keeping no line once its record is
+    read (`GameLog.raw` stays empty): the whole file is never in memory at once."""
+    first = f.readline()
+    if not first:
+        raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
+    if not first.endswith(b"\n"):
+        raise CorruptLog(f"{path}: no complete header line (the file was torn while written)", kind="torn")
+    log = _header(first[:-1], path, reader)
+    log.size = len(first)
+
+    def rows() -> Iterator[bytes]:
+        for line in f:
+            if not line.endswith(b"\n"):  # only the last line can lack it
+                log.torn = line
+                return
+            log.size += len(line)
+            yield line[:-1]
+
+    _chain(log, rows(), reader, log.header_raw)
     return log
 
 
@@ -206,10 +240,14 @@ def _open_error(path: Path, err: OSError) -> UsageError:
     return UsageError(f"cannot open {path}: {err.strerror}")
 
 
-def read(path: Path | str, reader: Reader = FAST, known: Known | None = None) -> GameLog:
-    """Read a log under a shared lock and check its chain (see `parse` for `known`)."""
+def read(path: Path | str, reader: Reader = FAST, known: Known | None = None, *, raw: bool = True) -> GameLog:
+    """Read a log under a shared lock and check its chain (see `parse` for `known`).
+    Without `raw`, the log keeps none of its raw lines and the file is read a line at
+    a time under the lock (`stream`): what an audit of a long log reads it with."""
     path = Path(path)
     with locked(path, "rb", exclusive=False) as f:
+        if not raw and known is None:
+            return stream(f, path, reader)
         data = f.read()
     return parse(data, path, reader, known)
 
