@@ -144,11 +144,12 @@ def rebuild(rep: Position, index: int, judge: Judge) -> None:
         state, forfeit, cause = kept
         fresh = Position(rep.log, rep.game, rep.game.clone(state), forfeit=forfeit, forfeit_cause=cause,
                          voided=gone, now=rep.now)
+    # the snapshot at `first` stays as it is: nothing before it changed
     old = rep.steps[first - 1: index]  # what the records did before this ruling, for the void ones
     fresh.steps = rep.steps  # the steps before `first` stand; the others are replaced one by one
     for i in range(first - 1, index):
         record = records[i]
-        if record.seq in rep.void_targets:  # the position before it, as it now stands
+        if record.seq in rep.void_targets and (i >= first or kept is None):  # the position before it, now
             rep.snapshots[record.seq] = (rep.game.clone(fresh.state), fresh.forfeit, fresh.forfeit_cause)
         if record.seq in gone:  # what it did before it was voided stays on view
             was = old[i - first + 1]
