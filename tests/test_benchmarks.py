@@ -1,5 +1,7 @@
 """The benchmarks' shared timing (benchmarks/harness.py), on fake clocks: which run
-comes when, and how a ratio's median and spread are computed. No timing is asserted."""
+comes when, and how a ratio's median and spread are computed. No timing is asserted.
+And bench_scale's parts that decide what it measures: the logs it writes, and whose
+memory its peak counts."""
 
 from __future__ import annotations
 
@@ -107,3 +109,33 @@ def test_a_figure_is_met_by_its_cpu_median_and_the_table_says_so() -> None:
     assert lines[0].split()[:3] == ["figure", "measured", "reference"]
     assert lines[1].startswith("audit, Combat") and "3.00x (3.00-3.00)" in lines[1] and lines[1].endswith("ok")
     assert "4.00x (4.00-4.00)" in lines[2] and lines[2].endswith("MISSED")
+
+
+def test_bench_scale_copies_records_as_the_engine_makes_them(tmp_path: Path) -> None:
+    """Past its first records a benchmark log is copied from them with its own seq, time,
+    chain and signature: byte for byte the log the engine makes, voids and clocks too."""
+    import subprocess
+
+    import bench_scale
+
+    key = subprocess.run([sys.executable, "-m", "corr", "key", "new", "--out", str(tmp_path / "rita")],
+                         capture_output=True, text=True)
+    assert key.returncode == 0, key.stderr
+    bench_scale.check_writer(tmp_path)
+
+
+def test_bench_scale_measures_a_process_s_memory_without_the_process_that_started_it() -> None:
+    """Linux counts the memory of the process a child was started from in the child's
+    ru_maxrss: the spawner, small, starts every measured process, so a bare interpreter
+    reads as small however large the process asking is (pytest here)."""
+    import bench_scale
+
+    ballast = b"\x01" * (200 * 2**20)  # this process: 200 MiB more, every page written
+    spawner = bench_scale.Spawner()
+    try:
+        bare = spawner.peak([sys.executable, "-c", "pass"])
+        large = spawner.peak([sys.executable, "-c", "x = b'\\x01' * (100 * 2**20)"])
+    finally:
+        spawner.close()
+    assert bare < 50 and 100 < large < 150, (bare, large)
+    assert len(ballast) == 200 * 2**20

@@ -242,8 +242,9 @@ def _open_error(path: Path, err: OSError) -> UsageError:
 
 def read(path: Path | str, reader: Reader = FAST, known: Known | None = None, *, raw: bool = True) -> GameLog:
     """Read a log under a shared lock and check its chain (see `parse` for `known`).
-    Without `raw`, the log keeps none of its raw lines and the file is read a line at
-    a time under the lock (`stream`): what an audit of a long log reads it with."""
+    Without `raw`, the log keeps none of its raw lines (nor a true `tail_hash`: such a
+    log is read, never appended to) and the file is read a line at a time, the lock
+    held until the last (`stream`): what an audit of a long log reads it with."""
     path = Path(path)
     with locked(path, "rb", exclusive=False) as f:
         if not raw and known is None:
