@@ -136,7 +136,7 @@ class _Walk:
 
     def end(self, rep: Position) -> None:
         """What only the end of the replay tells: whether the newest illegal move can
-        still be challenged, who lost on time."""
+        still be challenged, who lost on time, which moves came late."""
         if self.open_illegal is not None and not _window_open(rep, self.open_illegal["seq"]):
             self.findings.append(self.open_illegal)
         for finding in self.timeouts:
