@@ -148,7 +148,7 @@ def run_floor(files: list[Path]) -> int:
 AUDIT_AIM = {"domino": 5.0}
 AUDIT_AIM_DEFAULT = 3.0
 #: The benchmarks whose verdicts (`figures(quick)`) close this one's, in the order printed.
-OTHERS = ("bench_status", "bench_war", "bench_solver")
+OTHERS = ("bench_status", "bench_war", "bench_solver", "bench_scale", "bench_host")
 
 #: Every game, with the options its random complete games are played with.
 EVERY_GAME = {
@@ -353,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
             for name in OTHERS:
                 print(f"\n{name}.py ...", flush=True)
                 verdict += __import__(name).figures(quick=args.quick)
-        print("\nThe verdict: each figure beside its reference and its aim (CPU medians)")
+        print("\nThe verdict: each figure beside its reference and its aim (times: CPU medians over interleaved "
+              "rounds; memory: the peak resident set of each process)")
         print(table(verdict))
 
         if args.no_startup:

@@ -66,7 +66,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import fmt, interleaved, median, per, ratio  # noqa: E402
+from harness import Figure, fmt, interleaved, median, per, ratio  # noqa: E402
 
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Cleo <cleo@example.org>"]
 FIRST_MOVE = "7 (8,7)"
@@ -355,6 +355,20 @@ def time_passes(root: Path, folder: Path, port: int) -> tuple[float, list[float]
 PARTS = ("ingest", "passes", "replies", "imap", "floor")
 
 
+#: A pass taking 100 replies in a folder of 1,000 games, over its floor's CPU time
+PASS_AIM = 5.0
+
+
+def figures(quick: bool = False) -> list[Figure]:
+    """The verdict `benchmarks/bench.py` prints: a reply pass over its floor."""
+    games, replies, rounds = (100, 20, 3) if quick else (1000, 100, 5)
+    with tempfile.TemporaryDirectory(prefix="corr-bench-host-") as tmp:
+        times, _, _ = pass_vs_floor(Path(tmp) / "floor", games, replies, rounds)
+    pass_cpu, floor_cpu = median(times["pass"])[1], median(times["floor"])[1]
+    return [Figure(f"host pass, {replies} replies in {games:,} games", f"{pass_cpu:.2f} s",
+                   f"floor: {floor_cpu:.3f} s", ratio(times["pass"], times["floor"]), PASS_AIM)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="10,100,1000", help="folder sizes (comma-separated)")
@@ -439,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"a pass taking {replies} replies in a folder of {100 if args.quick else 1000} games, {count} messages "
               f"({size / count / 1024:.1f} KB each) sent: {pass_cpu:.2f} s CPU ({pass_wall:.2f} s wall); its floor "
               f"{floor_cpu:.3f} s CPU ({floor_wall:.3f} s wall), medians; pass/floor "
-              f"{fmt(ratio(times['pass'], times['floor']), aim=5)} over {rounds} interleaved rounds")
+              f"{fmt(ratio(times['pass'], times['floor']), aim=PASS_AIM)} over {rounds} interleaved rounds")
     return 0
 
 

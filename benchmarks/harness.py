@@ -120,7 +120,7 @@ class Figure(NamedTuple):
 def table(figures: list[Figure]) -> str:
     """The figures as a table, one line each: name, measured, reference, the CPU ratio
     with its spread, the aim and whether it is met."""
-    rows = [("figure", "measured", "reference", "CPU ratio (min-max)", "aim", "")]
+    rows = [("figure", "measured", "reference", "ratio (min-max)", "aim", "")]
     for f in figures:
         c = f.ratio.cpu
         rows.append((f.name, f.measured, f.reference, f"{c.median:.2f}x ({c.low:.2f}-{c.high:.2f})",
