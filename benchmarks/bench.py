@@ -1,6 +1,6 @@
 """Benchmarks of corr: audit throughput and `corr move`/`corr show` start-up, each beside a yardstick.
 
-Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N]
+Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N] [--no-others]
 
 1. Audit throughput (records/s) of `corr.audit.audit(path)` over N complete random
    Combat games (2, 3 and 4 players; conquest=claim and auto), written to a temp dir
@@ -13,6 +13,14 @@ Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N]
    last move, copied fresh for every run) beside `python -c "import typer, pydantic,
    jinja2"`: wall and CPU time of each, run in turn, with bytecode cached as in an
    installed wheel; plus the top `python -X importtime` offenders of `corr move`.
+
+3. The verdict: every figure the project holds itself to, each beside its reference and
+   its aim, in one table: the audit of every game over its floor (aims 3x, Domino 5x),
+   and what the other benchmarks measure (`figures()` of bench_status, bench_war,
+   bench_solver, bench_scale and bench_host: `corr status` over 1,000 games, War's legal
+   moves against python-chess, the solver against C dancing links, an audit with void
+   rulings and an audit's peak memory, a host pass with 100 replies); `--no-others`
+   leaves theirs out.
 
 Every comparison runs its sides interleaved (benchmarks/harness.py: the order reversed
 every other round), timing wall and CPU time (time.process_time in this process, the
