@@ -384,7 +384,7 @@ class _Search:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if not self.nodes & 63 and time.perf_counter() > self.deadline:
+        if not self.nodes & 15 and time.perf_counter() > self.deadline:
             raise _OutOfTime
 
     def ordered(self, moves: list[WarMove], first: WarMove | None, ply: int) -> list[WarMove]:
