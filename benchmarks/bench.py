@@ -342,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
             aim = AUDIT_AIM.get(game, AUDIT_AIM_DEFAULT)
             print(f"{game:<8}{recs:>8}{a_cpu / recs * 1e6:>9.1f}us{f_cpu / recs * 1e6:>9.1f}us   "
                   f"{fmt(ratio(got['audit'], got['floor']), aim=aim)}")
-            verdict.append(Figure(f"audit, {game}", f"{a_cpu / recs * 1e6:.1f} us a record",
+            verdict.append(Figure(f"{game} audit", f"{a_cpu / recs * 1e6:.1f} us a record",
                                   f"floor: {f_cpu / recs * 1e6:.1f} us", ratio(got["audit"], got["floor"]), aim))
 
         if args.profile:
