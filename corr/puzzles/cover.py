@@ -19,6 +19,8 @@ the same order.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from corr.geometry import UNITS
 
 #: Fields: cells 0-80, then (unit u, digit d) at 81 + 9 * u + d - 1 for the 27 units of
@@ -144,6 +146,15 @@ def _search(state: int, open_: int, limit: int, found: list[list[int]]) -> None:
     if c < 0:
         found.append(_digits(state))
         return
+    for child in _children(state, open_, c):
+        _search(*child, limit, found)
+        if len(found) >= limit:
+            return
+
+
+def _children(state: int, open_: int, c: int) -> Iterator[tuple[int, int]]:
+    """The settled positions after each digit cell `c` still takes, in ascending order of
+    digit, leaving out those that contradict: the one branching rule of both searches."""
     digits = (state >> 10 * c) & 511
     while digits:
         low = digits & -digits
@@ -151,9 +162,7 @@ def _search(state: int, open_: int, limit: int, found: list[list[int]]) -> None:
         k = c * 9 + low.bit_length() - 1
         child = _settle(state & _KEEP[k], open_ & ~_BITS[k])
         if child is not None:
-            _search(*child, limit, found)
-            if len(found) >= limit:
-                return
+            yield child
 
 
 def count(cells: list[int], limit: int) -> int:
@@ -171,13 +180,7 @@ def _count(state: int, open_: int, limit: int, counter: list[int]) -> None:
     if c < 0:
         counter[0] += 1
         return
-    digits = (state >> 10 * c) & 511
-    while digits:
-        low = digits & -digits
-        digits ^= low
-        k = c * 9 + low.bit_length() - 1
-        child = _settle(state & _KEEP[k], open_ & ~_BITS[k])
-        if child is not None:
-            _count(*child, limit, counter)
-            if counter[0] >= limit:
-                return
+    for child in _children(state, open_, c):
+        _count(*child, limit, counter)
+        if counter[0] >= limit:
+            return
