@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from freezegun import freeze_time
-from test_rulings import keys, refereed, rule  # noqa: F401 - the module's keys fixture
+from test_rulings import keys, refereed, rule, voided_twice  # noqa: F401 - the module's keys fixture
 
 from corr import audit as audit_module
 from corr.audit import _Walk, audit, audited
@@ -65,14 +65,7 @@ def test_a_streaming_audit_of_each_example_reports_what_walking_the_whole_replay
 
 
 def test_a_streaming_audit_reports_voids_and_a_void_of_a_void_as_walked(corr, keys: Path) -> None:  # noqa: F811
-    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
-    rita = keys / "rita.key"
-    assert rule(corr, path, 2, "--void", key=rita).code == 0  # seq 3: B's 3 set aside
-    for move in ("3 (1,3)", "4 (2,1)"):
-        assert corr("move", path, move, "-f", "none").code == 0
-    assert rule(corr, path, 5, "--void", key=rita).code == 0  # seq 6: A's 4 set aside
-    assert rule(corr, path, 6, "--void", reason="in error", key=rita).code == 0  # seq 7 restores seq 5
-    assert corr("move", path, "6 (2,3)", "-f", "none").code == 0
+    path = voided_twice(corr, keys)
     report = assert_streamed_as_walked(path)
     kinds = [(f["seq"], f["kind"]) for f in report["findings"]]
     assert kinds == [(2, "void"), (3, "ruling"), (6, "ruling"), (6, "void"), (7, "ruling")]  # seq 5 restored

@@ -471,11 +471,10 @@ def test_rulings_hold_in_sudoku_moyo_too(corr, keys: Path) -> None:
     assert json.loads(corr("audit", path, "--json").out)["intact"] is True
 
 
-def test_a_void_rebuilds_from_the_kept_position_as_from_the_start(corr, keys: Path, monkeypatch) -> None:
-    """DESIGN 5: a void ruling takes effect as if the record had never been made. Rebuilt
-    from the position kept before the first record whose standing changed, the game is
-    the same as rebuilt from the first record: voids, a void of a void (which restores
-    a record further back), and moves between them."""
+def voided_twice(corr, keys: Path) -> Path:
+    """A refereed Combat log with two voids and a void of a void between moves: seq 3
+    (B's 3) set aside by seq 4, seq 6 (A's 4) by seq 7, and seq 7 itself by seq 8, which
+    restores seq 6; B's 6 after it."""
     path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
     rita = keys / "rita.key"
     assert rule(corr, path, 2, "--void", key=rita).code == 0  # seq 3: B's 3 set aside
@@ -484,6 +483,15 @@ def test_a_void_rebuilds_from_the_kept_position_as_from_the_start(corr, keys: Pa
     assert rule(corr, path, 5, "--void", key=rita).code == 0  # seq 6: A's 4 set aside
     assert rule(corr, path, 6, "--void", reason="in error", key=rita).code == 0  # seq 7 restores seq 5
     assert corr("move", path, "6 (2,3)", "-f", "none").code == 0  # B, after the restored 4
+    return path
+
+
+def test_a_void_rebuilds_from_the_kept_position_as_from_the_start(corr, keys: Path, monkeypatch) -> None:
+    """DESIGN 5: a void ruling takes effect as if the record had never been made. Rebuilt
+    from the position kept before the first record whose standing changed, the game is
+    the same as rebuilt from the first record: voids, a void of a void (which restores
+    a record further back), and moves between them."""
+    path = voided_twice(corr, keys)
     log = store.read(path)
     kept = engine.replay(log)
     assert kept.snapshots, "the replay kept positions for the voids"
