@@ -92,7 +92,9 @@ def test_a_pass_mails_each_seat_what_composing_its_message_alone_gives(
         for envelope in envelopes:
             received = parse_message(envelope.original_content)
             game = str(received["X-Corr-Game"])
-            seat = next(s.seat for s in engine.load(paths[game]).header.seats if s.email == envelope.rcpt_tos[0])
+            seats = {s.email: s.seat for s in engine.load(paths[game]).header.seats}
+            assert envelope.rcpt_tos[0] in seats, (game, envelope.rcpt_tos, str(received["Subject"]))  # a seat's mail
+            seat = seats[envelope.rcpt_tos[0]]
             expected = alone(paths[game], seat, since.get((game, seat)), before[game], received)
             assert boundaries_named(envelope.original_content) == expected, (game, seat, round_)
         for game, path in paths.items():
