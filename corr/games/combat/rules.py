@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from corr.errors import IllegalMove
@@ -15,6 +16,10 @@ from corr.games.base import Action, Claim, Game, Option, Outcome, Result, Seen
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, DIGITS, FIELD_CELLS, FIELD_OF, cell_of, digits_of, name
 from corr.notation import Move, Placement
+
+#: each field's nine cells read at once (index 0 unused): after every placement the
+#: game asks whether its field is full (5.4)
+_FIELD_READ: list[Any] = [None] + [itemgetter(*FIELD_CELLS[f]) for f in DIGITS]
 
 TILES_PER_DIGIT = 9  # 1.1
 
@@ -301,8 +306,7 @@ class Combat(AsWritten, Game[CombatState]):
     @staticmethod
     def _full(state: CombatState, f: int) -> bool:
         """Whether every place of field f holds a tile."""
-        cells = state.grid.cells
-        return all(cells[c] for c in FIELD_CELLS[f])
+        return 0 not in _FIELD_READ[f](state.grid.cells)
 
     def open_fields(self, state: CombatState) -> int:
         """5.1/5.4: the fields still unconquered that can still be conquered; a field
