@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from freezegun import freeze_time
-from test_rulings import keys, refereed, rule, voided_twice  # noqa: F401 - the module's keys fixture
+from test_rulings import keys, refereed, rule, timed_out, voided_twice  # noqa: F401 - the module's keys fixture
 
 from corr import audit as audit_module
 from corr.audit import _Walk, audit, audited
@@ -86,11 +86,7 @@ def test_a_streaming_audit_reports_a_voided_timeout_a_clock_adjustment_and_a_lat
     corr, keys: Path  # noqa: F811
 ) -> None:
     with freeze_time("2026-03-01T12:00:00Z") as frozen:
-        path = refereed(corr, keys, time="per-move:2")
-        frozen.move_to("2026-03-01T13:00:00Z")
-        assert corr("move", path, "2 (1,1)", "-f", "none").code == 0
-        frozen.move_to("2026-03-04T13:00:00Z")  # B is a day over
-        assert corr("claim-timeout", path, "--by", "A").code == 0
+        path = timed_out(corr, keys, frozen)
         assert rule(corr, path, 2, "--void", reason="the mail server lost B's move", key=keys / "rita.key").code == 0
         assert rule(corr, path, 3, "--adjust-clock", "B=+3", reason="the outage", key=keys / "rita.key").code == 0
         frozen.move_to("2026-03-05T13:00:00Z")

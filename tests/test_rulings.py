@@ -253,13 +253,21 @@ def test_forfeit_ends_the_game_and_can_itself_be_voided(corr, keys: Path) -> Non
     assert p["over"] is False and p["forfeit"] is None and p["to_move"] == "A"
 
 
+def timed_out(corr, keys: Path, frozen) -> Path:  # type: ignore[no-untyped-def]
+    """A refereed Combat log at per-move:2 days, made under `frozen` (a freezegun clock
+    at 2026-03-01T12:00:00Z): A moves an hour in, and claims B's timeout three days later,
+    B a day over."""
+    path = refereed(corr, keys, time="per-move:2")
+    frozen.move_to("2026-03-01T13:00:00Z")
+    assert corr("move", path, "2 (1,1)", "-f", "none").code == 0
+    frozen.move_to("2026-03-04T13:00:00Z")  # B is a day over
+    assert corr("claim-timeout", path, "--by", "A").code == 0
+    return path
+
+
 def test_void_a_timeout_and_adjust_the_clock(corr, keys: Path) -> None:
     with freeze_time("2026-03-01T12:00:00Z") as frozen:
-        path = refereed(corr, keys, time="per-move:2")
-        frozen.move_to("2026-03-01T13:00:00Z")
-        assert corr("move", path, "2 (1,1)", "-f", "none").code == 0
-        frozen.move_to("2026-03-04T13:00:00Z")  # B is a day over
-        assert corr("claim-timeout", path, "--by", "A").code == 0
+        path = timed_out(corr, keys, frozen)
         assert show(corr, path)["winners"] == ["A"]
         assert rule(corr, path, 2, "--void", reason="the mail server lost B's move",
                     key=keys / "rita.key").code == 0
