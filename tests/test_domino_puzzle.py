@@ -266,6 +266,19 @@ def test_dealer_draw_follows_its_documented_algorithm(span: int) -> None:
         k = got[1]
 
 
+def test_dealer_draws_are_draw_with_k_threaded() -> None:
+    """`draws` deals what threading k through `draw` deals, rejected draws included
+    (2**63 + 1 rejects about half), so a deal made with it is the same deal."""
+    spans = [81, 2, 2**63 + 1, 9, 2**63 + 1, 1, 2**64 - 1, 30] * 4
+    number, k, expected = dealing.draws(SEED, "domino-peel"), 0, []
+    for span in spans:
+        j, k = dealing.draw(SEED, "domino-peel", span, k)
+        expected.append(j)
+    assert [number(span) for span in spans] == expected
+    with pytest.raises(ValueError, match="empty range"):
+        number(0)
+
+
 def test_dealer_shuffle_is_fisher_yates_over_draw() -> None:
     """One source of draws: a shuffle deals what the draws of its label give."""
     items, k = list(range(12)), 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from corr.games.dealing import draw, shuffle
+from corr.games.dealing import draw, draws, shuffle
 from corr.counts import counted
 from corr.errors import UsageError
 from corr.geometry import CELLS, COL_CELLS, ROW_CELLS
@@ -197,11 +197,11 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     along_cols = sum(_COL_DOCKS[(by_cols >> 9 * c) & 511] << c for c in range(9))
     options = [along_rows | along_cols]  # options[i]: those not yet tried after i removals
     dead: set[int] = set()  # boards with no way on, as masks
-    k = 0
+    number = draws(seed, "domino-peel")
     while len(removed) < to_remove:
         left = options[-1]
         if left:
-            j, k = draw(seed, "domino-peel", left.bit_count(), k)
+            j = number(left.bit_count())
             for r9 in _ROW_STARTS:  # the j-th stone of `left`: the draw's order is the cell order
                 line = (left >> r9) & 511
                 count = line.bit_count()
