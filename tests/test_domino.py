@@ -26,7 +26,7 @@ from corr.geometry import cell_of, name
 from corr.log import store
 from corr.notation import parse
 from corr.puzzles.appendix import puzzle_text
-from corr.games.domino.deal import docking_cells, docks, generate, occupied, unreachable_cells
+from corr.games.domino.deal import any_docking, docking_cells, docks, generate, occupied, unreachable_cells
 from corr.seatview import position
 
 T0 = "2026-03-01 12:00:00"  # every game here is made at this time, default limit 600 s
@@ -500,6 +500,7 @@ def test_domino_2_2_the_docking_cells_are_every_stone_slid_in_from_every_edge() 
                         slid.add(entry[stones[0] - 1])
             assert docking_cells(cells) == sorted(slid)
             assert [c for c in range(81) if docks(*occupied(cells), c)] == sorted(slid)  # cell by cell
+            assert any_docking(*occupied(cells)) == bool(slid)  # whether there is one at all
     with freeze_time(T0):
         rep = practice("slide", givens="17")
         turns = 0

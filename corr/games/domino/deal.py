@@ -79,6 +79,15 @@ def docking_mask(by_rows: int, by_cols: int) -> int:
     return docking
 
 
+def any_docking(by_rows: int, by_cols: int) -> bool:
+    """Whether the board with these `occupied` masks has a docking cell at all: asks
+    line after line and stops at the first that has one (every placement asks, 1.3)."""
+    for i in range(0, 81, 9):
+        if _ROW_DOCKING[(by_rows >> i) & 511] or _ROW_DOCKING[(by_cols >> i) & 511]:
+            return True
+    return False
+
+
 def docks(by_rows: int, by_cols: int, cell: int) -> bool:
     """Whether `cell` is a docking cell of the board with these `occupied` masks: asks
     its own row and column alone."""

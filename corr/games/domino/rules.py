@@ -486,7 +486,7 @@ class Domino(Game[DominoState]):
             board.ended = "the puzzle is complete (1.3)"
             events.append(f"{seat} completes the puzzle: 500" + (f" and a time bonus of {bonus} ({left} s left)"
                                                                   if left is not None else ""))
-        elif not any(board.jokers.values()) and not deal.docking_mask(*board.occupied):
+        elif not any(board.jokers.values()) and not deal.any_docking(*board.occupied):
             board.ended = "no more stones can be placed: no docking cell is left and no joker (1.3)"
         board.points += points
         if board.ended:
