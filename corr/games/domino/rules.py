@@ -138,6 +138,11 @@ class Placed(Outcome):
         return {"scores": {"points": self.points}} if self.points else {}
 
 
+#: What most stones and jokers do, one shared value each (outcomes are frozen): score
+#: their own points and complete nothing; by points (0: a grey joker, 5: the rest)
+_PLAIN = {points: Placed(points=points) for points in (0, 5)}
+
+
 class Domino(Game[DominoState]):
     name = "domino"
     title = "Sudoku Domino"
@@ -241,7 +246,7 @@ class Domino(Game[DominoState]):
 
     def state_key(self, state: DominoState) -> bytes:
         """Every board, as format 1 hashed it (a duel's hidden boards too)."""
-        boards = "/".join(b.key() for b in state.boards)
+        boards = "/".join([b.key() for b in state.boards])
         return f"{boards}|{'r' if state.revealed else ''}".encode()
 
     def public_key(self, state: DominoState) -> bytes:
@@ -491,6 +496,8 @@ class Domino(Game[DominoState]):
         board.points += points
         if board.ended:
             events.append(f"{seat}'s game is over: {board.ended}")
+        elif not completed and points in _PLAIN:
+            return _PLAIN[points]
         return Placed(points=points, completed=completed, events=tuple(events))
 
     def _pass(self, state: DominoState, board: Board, seat: str) -> Outcome:
