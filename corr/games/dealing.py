@@ -8,7 +8,6 @@ the revealed seed deals the same cards in the same order.
 from __future__ import annotations
 
 import hashlib
-from itertools import count
 from typing import Callable, Sequence, TypeVar
 
 #: The one seat-like name the dealer acts under in records (`by`).
@@ -25,9 +24,9 @@ def shuffle(seed: str, items: Sequence[T], label: str) -> list[T]:
     same way; `label` keeps different shuffles of one game apart ("deck", "digits").
     """
     out = list(items)
-    number = draws(seed, label)
+    k = 0
     for i in range(len(out) - 1, 0, -1):
-        j = number(i + 1)
+        j, k = draw(seed, label, i + 1, k)
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -57,19 +56,22 @@ _TOP = 1 << 64
 def draws(seed: str, label: str) -> Callable[[int], int]:
     """`draw` one number after another: each call takes a span and returns the next
     number in `range(span)`, as threading k through `draw` from 0 would.
-    A Domino deal draws some 76 and is dealt again on every load: the label's bytes
-    are made once and k counts inside."""
+    A Domino deal's peel draws some fifty and is dealt again on every load: the
+    label's bytes are made once and k counts inside (a shuffle of a few items gains
+    nothing by it and keeps `draw`)."""
     prefix = f"{seed}|{label}|".encode()
     sha256, from_bytes = hashlib.sha256, int.from_bytes
-    values = (from_bytes(sha256(prefix + b"%d" % n).digest()[:8], "big") for n in count())
+    k = 0
 
     def number(span: int) -> int:
+        nonlocal k
         if span < 1:
             raise ValueError(f"cannot draw from an empty range (span {span})")
         limit = _TOP - _TOP % span
-        value = next(values)
-        while value >= limit:  # biased: rejected, as `draw` rejects it
-            value = next(values)
-        return value % span
+        while True:
+            value = from_bytes(sha256(prefix + b"%d" % k).digest()[:8], "big")
+            k += 1
+            if value < limit:  # else biased: rejected, as `draw` rejects it
+                return value % span
 
     return number
