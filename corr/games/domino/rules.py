@@ -238,8 +238,8 @@ class Domino(Game[DominoState]):
 
     # --- the start --------------------------------------------------------------------
     def initial(self) -> DominoState:
-        board = Board.start(list(self.start))
-        return DominoState([board.copy() for _ in self.seats])
+        board = Board.start(list(self.start))  # the first seat's; every load makes it
+        return DominoState([board] + [board.copy() for _ in self.seats[1:]])
 
     def clone(self, state: DominoState) -> DominoState:
         return DominoState([b.copy() for b in state.boards], state.revealed, state.last_by)
