@@ -50,6 +50,15 @@ def test_each_record_chains_to_the_exact_bytes_of_the_line_before(tmp_path: Path
         assert json.loads(line)["prev"] == store.line_hash(before)
 
 
+def test_a_log_read_keeps_the_path_it_was_given(tmp_path: Path) -> None:
+    """A Path is read as itself, not a copy whose text is parsed again to open it (every
+    audit reads thousands of logs); a path given as text is read as its Path."""
+    path, _ = write_game(tmp_path)
+    assert store.read(path).path is path
+    assert store.read(path, raw=False).path is path
+    assert store.read(str(path)).path == path and isinstance(store.read(str(path)).path, Path)
+
+
 def test_replay_reaches_every_stored_state_hash(tmp_path: Path) -> None:
     path, rep = write_game(tmp_path, seed=3, players=3)
     again = engine.load(path)

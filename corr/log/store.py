@@ -240,12 +240,18 @@ def _open_error(path: Path, err: OSError) -> UsageError:
     return UsageError(f"cannot open {path}: {err.strerror}")
 
 
+def as_path(path: Path | str) -> Path:
+    """`path` as a Path: a Path given stays itself. A copy would parse its text again
+    when opened, which costs as much as opening the file (every log read)."""
+    return path if isinstance(path, Path) else Path(path)
+
+
 def read(path: Path | str, reader: Reader = FAST, known: Known | None = None, *, raw: bool = True) -> GameLog:
     """Read a log under a shared lock and check its chain (see `parse` for `known`).
     Without `raw`, the log keeps none of its raw lines (nor a true `tail_hash`: such a
     log is read, never appended to) and the file is read a line at a time, the lock
     held until the last (`stream`): what an audit of a long log reads it with."""
-    path = Path(path)
+    path = as_path(path)
     with locked(path, "rb", exclusive=False) as f:
         if not raw and known is None:
             return stream(f, path, reader)
@@ -360,7 +366,7 @@ def writing(path: Path | str, known: Known | None = None) -> Iterator[Writer]:
     """Lock a log exclusively, read it (see `parse` for `known`), and yield a Writer;
     the lock ends with the block. A log with a torn last line is refused: appending
     after it would bury the tear."""
-    path = Path(path)
+    path = as_path(path)
     with locked(path, "r+b", exclusive=True) as f:
         log = parse(f.read(), path, known=known)
         if log.torn is not None:
