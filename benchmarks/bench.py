@@ -158,7 +158,9 @@ AUDIT_AIM_DEFAULT = 3.0
 #: The benchmarks whose verdicts (`figures(quick)`) close this one's, in the order printed.
 OTHERS = ("bench_status", "bench_war", "bench_solver", "bench_scale", "bench_host")
 
-#: Every game, with the options its random complete games are played with.
+#: Every game, with the options its random complete games are played with. A Domino
+#: game's seed is this one with the game's number after it: each game is dealt its own,
+#: as in a real folder.
 EVERY_GAME = {
     "combat": ({}, 2),
     "moyo": ({"puzzle": "1"}, 2),
@@ -178,7 +180,8 @@ def every_game_ratios(n: int, folder: Path, rounds: int) -> list[tuple[str, int,
     for game, (options, seats) in EVERY_GAME.items():
         files = []
         for i in range(n):
-            rep = randomplay.play(game, PLAYERS[:seats], dict(options), seed=i)
+            dealt = {key: f"{value}-{i}" if key == "seed" else value for key, value in options.items()}
+            rep = randomplay.play(game, PLAYERS[:seats], dealt, seed=i)
             path = folder / f"{game}-{i:03d}.corr"
             path.write_bytes(store.text(rep.log))  # complete: a hidden game ends in its reveal
             files.append(path)
