@@ -102,3 +102,26 @@ def test_bot_cards_does_not_see_other_hands_or_the_pile() -> None:
     assert other.position == view.position and other.legal == view.legal
     assert bots.strong(other, random.Random(7), budget=60, playouts=25) == first
 
+
+
+def test_bot_cards_a_forked_play_out_plays_as_a_fresh_one() -> None:
+    """`strong` deals a sample once and forks it for every candidate move: each fork
+    scores and ends (5.1, 5.2) exactly as a play-out built afresh from the table, and
+    leaves the sample it came from as dealt."""
+    for seed in range(4):
+        rep = _near_the_end(seed)
+        table = bots.Table(seat_view(rep, rep.to_move()))
+        rng = random.Random(seed)
+        hands, pile = table.deal(rng)
+        order = list(range(81))
+        rng.shuffle(order)
+        dealt = bots._Game(table, hands[:], pile, order)
+        for move in table.moves:
+            fresh = bots._Game(table, hands[:], pile, order)
+            twin = dealt.fork()
+            for sim in (fresh, twin):
+                sim.lay(move.cell)
+                sim.play_out()
+            assert (twin.points, twin.cells, twin.over, twin.drawn) == (fresh.points, fresh.cells, fresh.over,
+                                                                       fresh.drawn)
+        assert (dealt.cells, dealt.hands, dealt.drawn, dealt.turn) == (table.cells, hands, 0, table.me)

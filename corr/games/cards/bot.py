@@ -124,6 +124,16 @@ class _Game:
         self.end_pile = table.end == "pile"
         self.over = False
 
+    def fork(self) -> _Game:
+        """A copy to play on: the same sample dealt once serves every candidate move,
+        without working out each cell's score and candidates again."""
+        twin = _Game.__new__(_Game)
+        twin.cells, twin.score, twin.cand, twin.empty = self.cells[:], self.score[:], self.cand[:], self.empty[:]
+        twin.points, twin.holding, twin.hands = self.points[:], self.holding[:], self.hands[:]
+        twin.pile, twin.drawn, twin.turn, twin.end_pile, twin.over = (
+            self.pile, self.drawn, self.turn, self.end_pile, self.over)
+        return twin
+
     def best(self, card: int) -> int:
         """The cell where `card` scores most (the first such in this play-out's order)."""
         bit = 1 << card
@@ -254,8 +264,9 @@ def decide(table: Table, rng: random.Random, deadline: float, *, playouts: int =
         hands, pile = table.deal(rng)
         order = list(range(81))
         rng.shuffle(order)
+        dealt = _Game(table, hands, pile, order)
         for i, move in enumerate(moves):
-            sim = _Game(table, hands[:], pile, order)
+            sim = dealt.fork()
             sim.lay(move.cell)
             sim.play_out()
             lead = _lead(sim.points, table.me)
