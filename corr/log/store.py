@@ -192,9 +192,11 @@ def sync_dir(directory: Path | str) -> None:
         os.close(fd)
 
 
-def write_new(path: Path | str, data: bytes, mode: int = 0o644) -> None:
+def write_new(path: Path | str, data: bytes, mode: int = 0o644, *, sync_folder: bool = True) -> None:
     """Create `path` holding `data`, durably (file and directory fsynced); refuses to
-    overwrite: FileExistsError (or another OSError) for the caller to word."""
+    overwrite: FileExistsError (or another OSError) for the caller to word. Without
+    `sync_folder` only the file is fsynced: for a file renamed elsewhere at once, whose
+    caller fsyncs the folder it ends in."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         view = memoryview(data)
@@ -206,7 +208,8 @@ def write_new(path: Path | str, data: bytes, mode: int = 0o644) -> None:
         os.unlink(path)
         raise
     os.close(fd)
-    sync_dir(Path(path).parent)
+    if sync_folder:
+        sync_dir(Path(path).parent)
 
 
 def replace_file(path: Path | str, data: bytes, mode: int = 0o644) -> None:

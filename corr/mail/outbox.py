@@ -1,7 +1,7 @@
 """The host's outbox: every message a pass sends is written here first, then sent.
 
 `GAMES/.outbox/` is laid out like a Maildir. A message is written to `tmp/`, fsynced and
-renamed into `new/` (each folder fsynced after), and only then does the host count it
+renamed into `new/` (that folder fsynced after), and only then does the host count it
 mailed (`FILE.host.json`): from there on the outbox owns its delivery, and a pass killed
 before sending loses nothing, for the next pass sends what it finds in `new/`.
 
@@ -120,10 +120,15 @@ def identity(msg: EmailMessage) -> str:
     after a stop is not answered twice while the first answer waits; any other is its
     own, by its Message-ID."""
     if msg["X-Corr-Game"] is not None:
-        return f"game\0{msg['To']}\0{msg['Subject']}"
+        return game_identity(str(msg["To"]), str(msg["Subject"]))
     if msg["Auto-Submitted"] == "auto-replied" and msg["In-Reply-To"] is not None:
         return f"answer\0{msg['In-Reply-To']}\0{msg['To']}\0{msg['Subject']}"
     return f"own\0{msg['Message-ID']}\0{msg['To']}\0{msg['Subject']}"
+
+
+def game_identity(to: str, subject: str) -> str:
+    """The identity of a game's message to `to` with `subject` (see `identity`)."""
+    return f"game\0{to}\0{subject}"
 
 
 def _stamp(when: datetime) -> str:
@@ -161,7 +166,15 @@ class Outbox:
             data = _as_bytes(msg)
         except Exception as err:  # noqa: BLE001 - a header that will not go, whatever the error
             raise UsageError(f"the message cannot be written out: {type(err).__name__}: {flat(str(err), 300)}") from None
-        digest = hashlib.sha256(identity(msg).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+        return self.put_bytes(data, identity(msg))
+
+    def put_bytes(self, data: bytes, same: str) -> str:
+        """Write the message `data` (as `_as_bytes` writes one) into `new/`, durably, unless
+        a message of the identity `same` (`identity`) waits there already; its file name.
+        Durably: the file fsynced in `tmp/`, renamed into `new/`, and `new/` fsynced, which
+        is what keeps it (a crash before leaves at most a file in `tmp/`, which the next
+        flush clears). UsageError when it cannot be written."""
+        digest = hashlib.sha256(same.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         try:
             known = self._digests()
             if digest in known and os.path.lexists(self.root / NEW / known[digest]):
@@ -169,10 +182,9 @@ class Outbox:
             self._make(TMP, NEW)
             self._last = max(time.time_ns(), self._last + 1)
             name = f"{self._last:020d}.{digest}{SUFFIX}"
-            write_new(self.root / TMP / name, data, 0o600)
+            write_new(self.root / TMP / name, data, 0o600, sync_folder=False)
             os.replace(self.root / TMP / name, self.root / NEW / name)
             sync_dir(self.root / NEW)
-            sync_dir(self.root / TMP)
         except OSError as err:
             raise UsageError(f"cannot write to the outbox {self.root}: {err.strerror or err}") from None
         known[digest] = name
