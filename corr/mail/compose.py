@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 from pathlib import Path
@@ -38,7 +39,7 @@ from typing import Any
 from corr.errors import UsageError
 from corr.log.panels import read_sidecar, write_sidecar
 from corr.seatview import SeatView
-from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE
+from corr.mail import ATTACHMENT_SUFFIX, ATTACHMENT_TYPE, mime
 
 #: The sender when nobody better is known.
 DEFAULT_SENDER = "corr@localhost"
@@ -142,6 +143,7 @@ class SharedParts:
         self._public: SeatView | None = None
         self._drawn: dict[str, str] = {}
         self._log: tuple[bytes, EmailMessage] | None = None
+        self._attached: tuple[bytes, mime.Attached | None] | None = None
 
     def draw(self, view: SeatView, fmt: str) -> str:
         """The board of `view` in `fmt`: the public one's when it shows the same."""
@@ -161,6 +163,14 @@ class SharedParts:
         if self._log is None or self._log[0] != data:
             self._log = (data, _log_part(self.rep, data))
         return self._log[1]
+
+    def attached(self, data: bytes) -> mime.Attached | None:
+        """The attachment of the log `data` as `corr.mail.mime` writes it (None when it
+        does not), encoded once for every seat it goes to."""
+        if self._attached is None or self._attached[0] != data:
+            filename = f"{self.rep.header.id}{ATTACHMENT_SUFFIX}"
+            self._attached = (data, mime.attached(data, filename, "/".join(ATTACHMENT_TYPE)))
+        return self._attached[1]
 
 
 def _log_part(rep: Any, data: bytes) -> EmailMessage:
@@ -333,48 +343,109 @@ def compose(
     `boards`: what the messages of one position to several seats share (`SharedParts`):
     its public boards and the attached log.
     """
+    return draft(rep, to_seat, since_seq, previous_message_id, sender, references, boards).message()
+
+
+@dataclass
+class Draft:
+    """A composed message before it is an EmailMessage: its headers in order (as set on
+    one), both parts' text, and the log it attaches (None: none). A host writes it to
+    bytes directly (`written`); everything else takes the EmailMessage (`message`)."""
+
+    headers: list[tuple[str, str]]
+    text: str
+    html: str
+    log: bytes | None
+    log_name: str
+    rep: Any
+    boards: SharedParts | None = None
+
+    def value(self, name: str) -> str | None:
+        """A header's value as set (the email package may write it otherwise: see mime)."""
+        return next((value for key, value in self.headers if key.lower() == name.lower()), None)
+
+    def message(self) -> EmailMessage:
+        """The message as an EmailMessage: multipart/alternative, in multipart/mixed
+        with the log attached as add_attachment would (the part made once)."""
+        msg = EmailMessage()
+        for name, value in self.headers:
+            msg[name] = value
+        msg.set_content(self.text, subtype="plain", charset="utf-8")
+        msg.add_alternative(self.html, subtype="html", charset="utf-8")
+        if self.log is not None:  # a running duel keeps the others' moves (domino 1.2)
+            msg.make_mixed()
+            msg.attach(_log_part(self.rep, self.log) if self.boards is None else self.boards.attachment(self.log))
+        return msg
+
+    def written(self) -> bytes | None:
+        """The bytes the outbox keeps for `message()`, written without building it
+        (`corr.mail.mime`); None when the message is not of the shape mime writes."""
+        attachment = None
+        if self.log is not None:
+            attachment = (mime.attached(self.log, self.log_name, "/".join(ATTACHMENT_TYPE)) if self.boards is None
+                          else self.boards.attached(self.log))
+            if attachment is None:
+                return None
+        return mime.written(self.headers, self.text, self.html, attachment)
+
+
+def draft(
+    rep: Any,
+    to_seat: str,
+    since_seq: int | None = None,
+    previous_message_id: str | None = None,
+    sender: str | None = None,
+    references: list[str] | None = None,
+    boards: SharedParts | None = None,
+) -> Draft:
+    """What `compose` builds its message of (see there)."""
     from corr.seatview import log_lines, private
 
     seat = _seat(rep, to_seat)
     if not seat.email:
         raise UsageError(f"seat {seat.seat} ({seat.name}) has no email address in the header of {rep.log.path}")
     view = _view(rep, seat.seat)
-    msg = EmailMessage()
-    msg["From"] = sender or default_sender(rep, view)
-    msg["To"] = address(seat)
-    msg["Subject"] = subject(rep, seat.seat)
-    msg["Date"] = formatdate(localtime=False, usegmt=True)
-    domain = (msg["From"].addresses[0].domain or "localhost") if msg["From"].addresses else "localhost"
-    msg["Message-ID"] = make_msgid("corr", domain=domain)
+    sender = sender or default_sender(rep, view)
+    sent_from, domain = _sender(sender)
+    headers = [
+        ("From", sender),
+        ("To", address(seat)),
+        ("Subject", subject(rep, seat.seat)),
+        ("Date", formatdate(localtime=False, usegmt=True)),
+        ("Message-ID", make_msgid("corr", domain=domain)),
+    ]
     previous_message_id = clean_message_id(previous_message_id)
     if previous_message_id:
         chain = [ref for ref in (clean_message_id(r) for r in references or []) if ref] + [previous_message_id]
         chain = list(dict.fromkeys(chain))
         if len(chain) > MAX_REFERENCES:
             chain = [chain[0], *chain[-(MAX_REFERENCES - 1):]]
-        msg["In-Reply-To"] = previous_message_id
-        msg["References"] = " ".join(chain)
-    msg["X-Corr-Game"] = rep.header.id
-    msg["X-Corr-Seq"] = str(view.seq)
+        headers += [("In-Reply-To", previous_message_id), ("References", " ".join(chain))]
+    headers += [("X-Corr-Game", rep.header.id), ("X-Corr-Seq", str(view.seq))]
     panel = private(rep, seat.seat)
     if panel:
         text = panel_json(panel)
-        msg[FOR_HEADER] = seat.seat
-        msg[PRIVATE_HEADER] = text
+        headers += [(FOR_HEADER, seat.seat), (PRIVATE_HEADER, text)]
         signature = rep.sign_panel(seat.seat, view.seq, text)
         if signature is not None:
-            msg[PANEL_SIG_HEADER] = signature
-    sent_from = str(msg["From"])
-    msg.set_content(environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view, boards)),
-                    subtype="plain", charset="utf-8")
-    msg.add_alternative(environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards)),
-                        subtype="html", charset="utf-8")
+            headers.append((PANEL_SIG_HEADER, signature))
+    plain = environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view, boards))
+    html = environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards))
     lines = log_lines(view, rep)
-    if lines is not None:  # a running duel keeps the others' moves (domino 1.2)
-        data = b"".join(line + b"\n" for line in lines)
-        msg.make_mixed()  # multipart/alternative so far: as add_attachment does, the part made once
-        msg.attach(_log_part(rep, data) if boards is None else boards.attachment(data))
-    return msg
+    data = None if lines is None else b"".join(line + b"\n" for line in lines)
+    return Draft(headers, plain, html, data, f"{rep.header.id}{ATTACHMENT_SUFFIX}", rep, boards)
+
+
+def _sender(value: str) -> tuple[str, str]:
+    """The From header as the message reads it back, and the domain of its Message-ID
+    (its first address's, else localhost); a From the email package refuses raises here."""
+    domain = mime.address_domain(value)
+    if domain is not None:
+        return value, domain
+    msg = EmailMessage()
+    msg["From"] = value
+    addresses = msg["From"].addresses
+    return str(msg["From"]), (addresses[0].domain or "localhost") if addresses else "localhost"
 
 
 def _view(rep: Any, seat: str | None) -> SeatView:
@@ -440,10 +511,16 @@ def _chain(message_id: str | None, references: str | None) -> list[str]:
 def remember(log_path: Path | str, msg: Any, seen: bool = False) -> None:
     """Make `msg` the game's latest message, so the next one threads to it; with
     `seen`, also note it as ingested (a duplicate is then recognised)."""
+    remember_thread(log_path, message_id(msg), header_text(msg, "References", 20_000) or None, seen)
+
+
+def remember_thread(log_path: Path | str, own: str | None, references: str | None, seen: bool = False) -> None:
+    """`remember` the message whose Message-ID is `own` (kept only when well formed) and
+    whose References header is `references`."""
     data = read_sidecar(log_path)
-    own = message_id(msg)
+    own = clean_message_id(own)
     if own:
-        chain = _chain(own, header_text(msg, "References", 20_000) or None)
+        chain = _chain(own, references)
         data["last_message_id"] = own
         data["references"] = chain[:-1]
         if seen:

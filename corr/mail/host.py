@@ -14,7 +14,8 @@ One pass (`run_pass`):
    folder) and said on stdout. Nothing one message does stops the pass, and a mail
    server that cannot be reached only leaves the mail for the next pass;
 2. every game whose log is past the seq last mailed to a seat is mailed to each seat
-   with an email address (`compose.compose`), each message built from that seat's own
+   with an email address (`compose.compose`'s message, written to bytes by
+   `corr.mail.mime` where it can), each message built from that seat's own
    view: in a game with hidden information the host is the dealer, and each seat's
    message carries its own card and nobody else's (the attached log is public). A game
    the host has never mailed is announced to every seat at its current seq. What was
@@ -73,6 +74,8 @@ IDLE_SUFFIX = ".idle.json"
 PASS_LOCK = ".corr-host.lock"
 
 Echo = Callable[[str], None]
+#: A message's Message-ID and References: what the game's next message threads after.
+Thread = tuple[str | None, str | None]
 
 
 @dataclass
@@ -129,12 +132,17 @@ def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failur
     sends it at the end of the pass and keeps it until the server takes it: once there it
     counts as mailed. A message that cannot even be written there is reported (and the
     caller, its state unchanged, tries again on a later pass), not raised."""
+    return _put(lambda: config.outbox.put(msg), str(msg["To"]), report, echo, failure)
+
+
+def _put(put: Callable[[], object], to: str, report: PassReport, echo: Echo, failure: str) -> bool:
+    """`_send`, the message put by `put` (its addressee `to`, for the line that says it failed)."""
     try:
-        config.outbox.put(msg)
+        put()
     except Exception as err:  # noqa: BLE001 - put says UsageError; anything else is not fatal either
         why = str(err) if isinstance(err, UsageError) else f"{type(err).__name__}: {err}"
         report.failures.append(f"{failure}: {why}")
-        echo(f"{failure} ({msg['To']}): {why}")
+        echo(f"{failure} ({to}): {why}")
         return False
     return True
 
@@ -183,12 +191,12 @@ def reminder(rep: Any, seat: Any, left: int, deadline: str | None, sender: str |
 
 def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Echo, report: PassReport) -> bool:
     """Mail each seat with an address that has not seen this seq; True if state changed."""
-    from corr.mail.compose import SharedParts, compose, read_sidecar, remember, sidecar_references
+    from corr.mail.compose import SharedParts, read_sidecar
 
     mailed: dict[str, int] = dict(state.get("mailed") or {})
     thread = read_sidecar(path)
     changed = False
-    last = None
+    last: Thread | None = None  # what the next message threads after
     boards = SharedParts(rep)  # drawn once for every seat that sees the public board
     for seat in rep.header.seats:
         if not seat.email:
@@ -197,20 +205,46 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         seen = seen_seq(rep, seat.seat)  # in a running duel, the seat's own board
         if before is not None and before >= seen:
             continue
-        msg = compose(rep, seat.seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
-                      sender=config.sender, references=sidecar_references(thread), boards=boards)
-        if not _send(msg, config, report, echo, f"{path.name}: could not mail seat {seat.seat}"):
+        sent = _mail_seat(rep, seat.seat, before, thread, config, boards, report, echo,
+                          f"{path.name}: could not mail seat {seat.seat}")
+        if sent is None:
             continue
+        to, subject, last = sent
         mailed[seat.seat] = seen
         changed = True
-        last = msg
         report.mailed += 1
-        echo(f"{path.name}: mailed seat {seat.seat} {msg['To']}: {msg['Subject']}")
+        echo(f"{path.name}: mailed seat {seat.seat} {to}: {subject}")
     if changed:
         state["mailed"] = mailed
         if last is not None:
-            remember(path, last)  # the next message threads after this one
+            from corr.mail.compose import remember_thread
+
+            remember_thread(path, *last)  # the next message threads after this one
     return changed
+
+
+def _mail_seat(rep: Any, seat: str, before: int | None, thread: dict[str, Any], config: Any, boards: Any,
+               report: PassReport, echo: Echo, failure: str) -> tuple[str, str, Thread] | None:
+    """Put the game's message to `seat` in the outbox: written to bytes directly when it
+    is of the shape `corr.mail.mime` writes (the same bytes, without the email package's
+    header objects and generator), else as an EmailMessage. Its To and Subject, and the
+    Message-ID and References the next message threads after; None when it could not
+    be put there (reported)."""
+    from corr.mail.compose import draft, header_text, message_id, sidecar_references
+    from corr.mail.outbox import game_identity
+
+    made = draft(rep, seat, since_seq=before, previous_message_id=thread.get("last_message_id"),
+                 sender=config.sender, references=sidecar_references(thread), boards=boards)
+    data = made.written()
+    if data is None:
+        msg = made.message()
+        if not _send(msg, config, report, echo, failure):
+            return None
+        return str(msg["To"]), str(msg["Subject"]), (message_id(msg), header_text(msg, "References", 20_000) or None)
+    to, subject = made.value("To") or "", made.value("Subject") or ""
+    if not _put(lambda: config.outbox.put_bytes(data, game_identity(to, subject)), to, report, echo, failure):
+        return None
+    return to, subject, (made.value("Message-ID"), made.value("References"))
 
 
 def remind_game(path: Path, rep: Any, state: dict[str, Any], config: Any, now: datetime, echo: Echo,
