@@ -192,10 +192,29 @@ def _encoded(lines: list[bytes]) -> tuple[str, bytes]:
     if max(map(len, lines), default=0) <= MAX_LINE:
         return ("7bit" if whole.isascii() else "8bit"), whole
     sniff = b"\n".join(lines[:10]) + b"\n"
-    if len(quoprimime.body_encode(sniff.decode("latin-1"), MAX_LINE)) > len(binascii.b2a_base64(sniff)):
+    if len(_quoted_printable(lines[:10])) > len(binascii.b2a_base64(sniff)):
         step = MAX_LINE // 4 * 3
         return "base64", b"".join(binascii.b2a_base64(whole[i:i + step]) for i in range(0, len(whole), step))
-    return "quoted-printable", quoprimime.body_encode(whole.decode("latin-1"), MAX_LINE).encode("ascii")
+    return "quoted-printable", _quoted_printable(lines)
+
+
+#: A line quoted-printable leaves as it is: bytes safe in a body (printable ASCII but
+#: `=`, and tab), too few to be broken, the last not white space.
+_AS_IS = re.compile(rb"(?:[\t -<>-~]{0,77}[!-<>-~])?").fullmatch
+
+
+def _quoted_printable(lines: list[bytes]) -> bytes:
+    """`quoprimime.body_encode` of the lines (each a line of its own, ended by a newline),
+    taking the lines it leaves as they are as they are: it encodes each line apart
+    from the others, after quoting the bytes that are not safe, which in a line of
+    `_AS_IS` are none."""
+    out = []
+    for line in lines:
+        if _AS_IS(line):
+            out.append(line)
+        else:
+            out.append(quoprimime.body_encode(line.decode("latin-1") + "\n", MAX_LINE)[:-1].encode("ascii"))
+    return b"\n".join(out) + b"\n"
 
 
 def _multipart(subtype: str, parts: list[bytes]) -> bytes:
