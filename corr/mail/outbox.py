@@ -511,7 +511,8 @@ def as_sent(data: bytes) -> tuple[str, list[str], bytes] | None:
         return None
     if max(map(len, data.split(b"\n"))) > MAX_LINE:
         return None
-    head = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data)
+    end = data.find(b"\n\n")  # the headers end at the first blank line: the parser reads no further
+    head = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data if end < 0 else data[:end + 2])
     names = [key.lower() for key in head.keys()]
     if any(name in ("bcc", "sender") or name.startswith("resent-") for name in names):
         return None
