@@ -274,10 +274,15 @@ def test_any_message_of_corrs_shape_is_written_as_the_email_package_writes_it(
         assert boundaries_named(data) == expected
 
 
-@settings(max_examples=300, deadline=None)
-@given(lines=st.lists(st.binary(max_size=100).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"")) | st.text(
-    alphabet=string.printable[:95] + "=\t", max_size=100).map(str.encode), min_size=1, max_size=12))
-def test_quoted_printable_is_quoprimimes_line_for_line(lines: list[bytes]) -> None:
+LINE = (st.binary(max_size=200).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))
+        | st.text(alphabet=string.printable[:95] + "=\tЖ", max_size=200).map(str.encode)
+        | st.tuples(st.integers(60, 90), st.sampled_from([" ", "\t", "=", "é", "a"])).map(
+            lambda n: ("x" * n[0] + n[1]).encode()))
+
+
+@settings(max_examples=500, deadline=None)
+@given(lines=st.lists(LINE, min_size=1, max_size=12))
+def test_quoted_printable_is_quoprimimes(lines: list[bytes]) -> None:
     from email import quoprimime
 
     body = b"\n".join(lines) + b"\n"

@@ -8,7 +8,8 @@ seats a pass pays for each message. `written` writes the same bytes directly: th
 headers in the same order, the parts' headers as `set_content`, `add_alternative` and
 `make_mixed` leave them, each part's transfer encoding chosen by the email package's own
 rule (`contentmanager._encode_text`: 7bit, 8bit, quoted-printable or base64, its
-quoted-printable from `quoprimime`), and multipart boundaries of the generator's form.
+quoted-printable as `quoprimime.body_encode` writes it), and multipart boundaries of
+the generator's form.
 
 It is correct by construction for what it takes, and takes only that: header values of
 printable ASCII words, one space apart, that no decoder would read as an encoded word
@@ -29,7 +30,6 @@ import re
 import sys
 from dataclasses import dataclass
 from datetime import date
-from email import quoprimime
 from typing import Sequence
 
 #: The longest line the default policy writes (its max_line_length).
@@ -201,20 +201,51 @@ def _encoded(lines: list[bytes]) -> tuple[str, bytes]:
 #: A line quoted-printable leaves as it is: bytes safe in a body (printable ASCII but
 #: `=`, and tab), too few to be broken, the last not white space.
 _AS_IS = re.compile(rb"(?:[\t -<>-~]{0,77}[!-<>-~])?").fullmatch
+#: Bytes quoted-printable quotes as `=XX` besides `=` itself.
+_UNSAFE = re.compile(rb"[^\t -~]+")
 
 
 def _quoted_printable(lines: list[bytes]) -> bytes:
-    """`quoprimime.body_encode` of the lines (each a line of its own, ended by a newline),
-    taking the lines it leaves as they are as they are: it encodes each line apart
-    from the others, after quoting the bytes that are not safe, which in a line of
-    `_AS_IS` are none."""
-    out = []
+    """`quoprimime.body_encode(body, MAX_LINE)` of the body of these lines, on bytes:
+    each byte that is not safe quoted (as its table quotes it), then each line broken
+    apart from the others, as it breaks them - the same steps, without its table of
+    strings taken character by character."""
+    out: list[bytes] = []
+    append, width = out.append, MAX_LINE - 1
     for line in lines:
-        if _AS_IS(line):
-            out.append(line)
+        if _AS_IS(line):  # nothing to quote, nothing to break
+            append(line)
+            continue
+        line = _UNSAFE.sub(_quote_run, line.replace(b"=", b"=3D"))
+        start = 0
+        laststart = len(line) - 1 - MAX_LINE
+        while start <= laststart:  # pieces of MAX_LINE - 1, never through an escape
+            stop = start + width
+            if line[stop - 2] == 0x3D:  # `=`
+                append(line[start:stop - 1])
+                start = stop - 2
+            elif line[stop - 1] == 0x3D:
+                append(line[start:stop])
+                start = stop - 1
+            else:
+                append(line[start:stop] + b"=")
+                start = stop
+        if line and line[-1] in b" \t":  # white space ending a line is quoted
+            room = start - laststart
+            if room >= 3:
+                end = b"=%02X" % line[-1]
+            elif room == 2:
+                end = line[-1:] + b"=\n"
+            else:
+                end = b"=\n=%02X" % line[-1]
+            append(line[start:-1] + end)
         else:
-            out.append(quoprimime.body_encode(line.decode("latin-1") + "\n", MAX_LINE)[:-1].encode("ascii"))
+            append(line[start:])
     return b"\n".join(out) + b"\n"
+
+
+def _quote_run(found: re.Match[bytes]) -> bytes:
+    return b"=" + found.group().hex("=").upper().encode("ascii")
 
 
 def _multipart(subtype: str, parts: list[bytes]) -> bytes:
