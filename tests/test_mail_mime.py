@@ -144,6 +144,15 @@ def test_a_game_whose_subject_is_beyond_ascii_is_left_to_the_email_package(tmp_p
     assert kept(changed)  # the email package writes it, as it always did
 
 
+def test_a_header_set_twice_is_left_to_the_email_package_which_refuses_it(tmp_path: Path) -> None:
+    rep = engine.load(new_game(tmp_path, "combat"))
+    made = drafts(rep)[0]
+    doubled = Draft([*made.headers, ("Subject", "again")], made.text, made.html, made.log, made.log_name, made.rep)
+    assert doubled.written() is None
+    with pytest.raises(ValueError):
+        doubled.message()
+
+
 def test_a_pass_s_bytes_and_an_emailmessage_of_the_same_message_are_one_message_to_the_outbox(
         tmp_path: Path) -> None:
     rep = engine.load(new_game(tmp_path, "combat"))

@@ -50,7 +50,8 @@ _ADDRESSES = frozenset({"from", "to"})
 _STRUCTURED = frozenset({"from", "to", "date", "message-id"})
 #: What the email package's header registry treats apart (refused here: none of corr's).
 _SPECIAL = frozenset({"sender", "cc", "bcc", "reply-to", "mime-version", "orig-date"})
-_NAME = re.compile(r"[A-Za-z0-9-]+")
+#: A header name of corr's kind (a short one: its label never folds).
+_NAME = re.compile(r"[A-Za-z0-9-]{1,30}")
 _FILENAME = re.compile(r"[A-Za-z0-9._-]+")
 _TYPE = re.compile(r"[a-z]+/[a-z0-9.+-]+")
 #: The generator's boundary: 15 `=`, 19 digits (sys.maxsize's width), `==`.
@@ -91,6 +92,8 @@ def written(headers: Sequence[tuple[str, str]], text: str, html: str, attachment
     order), `text` as its text/plain and `html` as its text/html alternative, and
     `attachment` beside them: what `_as_bytes` writes for the message `compose` builds of
     them. None when anything in it is outside what this module writes."""
+    if len({name.lower() for name, _ in headers}) < len(headers):  # EmailMessage refuses some twice
+        return None
     head = []
     for name, value in headers:
         line = header(name, value)
