@@ -12,6 +12,7 @@ import pytest
 
 from corr import engine, randomplay
 from corr.games.moyo import bot as moyo
+from corr.games.moyo import bounds, exact
 from corr.bots.base import choose, random_choice, seat_view
 from corr.games.base import Action
 from corr.games.moyo.rules import Moyo
@@ -179,3 +180,56 @@ def test_bot_moyo_strong_beats_greedy_more_often_than_not() -> None:
         levels = {strong_seat: "strong", moyo.other(strong_seat): "greedy"}
         won += strong_seat in match(levels, seed)
     assert won >= 3
+
+
+def late_positions(seeds: range, back: int) -> list[engine.Position]:
+    """Random games of the standard division, `back` records before their end (or
+    fewer, when that is still the opening)."""
+    out = []
+    for seed in seeds:
+        length = len(randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=seed).log.records)
+        rep = randomplay.play("moyo", ["Anna", "Ben"], PUZZLE, seed=seed, max_records=length - back)
+        if rep.to_move() is not None:
+            out.append(rep)
+    return out
+
+
+def test_moyo_exact_solver_agrees_with_trying_every_line_4_1() -> None:
+    checked = won = 0
+    for back in (3, 6, 8):
+        for rep in late_positions(range(6), back):
+            game, state = rep.game, rep.state
+            truth = wins(game, state)
+            assert exact.solve(game, state) == truth
+            winning = exact.winning_moves(game, state)
+            assert bool(winning) == truth
+            for move in game.legal_moves(state):
+                nxt = after(rep, rep.to_move(), move)
+                assert (move in winning) == (nxt.over or not wins(game, nxt))
+            checked += 1
+            won += truth
+    assert checked >= 15 and 0 < won < checked
+
+
+def test_moyo_exact_solver_gives_up_past_its_node_limit() -> None:
+    rep = late_positions(range(1), 24)[0]
+    with pytest.raises(exact.TooLarge):
+        exact.solve(rep.game, rep.state, limit=10)
+
+
+def test_moyo_4_1_seats_that_cannot_block_each_other_decide_by_their_stones() -> None:
+    """With no digit left to take from the other seat, each seat places the most stones
+    its Shima takes together; the seat on turn wins exactly when it has more (4.1)."""
+    seen = 0
+    for rep in late_positions(range(12), 6):
+        game, state = rep.game, rep.state
+        where = bounds.places(game, state)
+        seat = rep.to_move()
+        mine = bounds.stones(where, state.grid.cand, seat)
+        theirs = bounds.stones(where, state.grid.cand, moyo.other(seat))
+        if mine[0] == mine[1] and theirs[0] == theirs[1]:
+            assert bounds.verdict(mine, theirs) == (mine[0] > theirs[0]) == wins(game, state)
+            seen += 1
+        else:
+            assert bounds.verdict(mine, theirs) in (None, wins(game, state))
+    assert seen >= 3
