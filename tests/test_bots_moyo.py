@@ -14,10 +14,11 @@ from corr import engine, randomplay
 from corr.games.moyo import bot as moyo
 from corr.games.moyo import bounds, exact
 from corr.bots.base import choose, random_choice, seat_view
+from corr.games.base import Choice
 from corr.games.base import Action
 from corr.games.moyo.rules import Moyo
 from corr.log import store
-from corr.notation import Move
+from corr.notation import Move, parse as parse_move
 
 PUZZLE = {"puzzle": "1"}
 
@@ -233,3 +234,65 @@ def test_moyo_4_1_seats_that_cannot_block_each_other_decide_by_their_stones() ->
         else:
             assert bounds.verdict(mine, theirs) in (None, wins(game, state))
     assert seen >= 3
+
+
+#: a game on appendix puzzle 1, A first, the standard division (1.2), as played by
+#: greedy with a random move now and then (benchmarks/moyo_exact.py); A lays the last
+#: of its 34 stones and B cannot place (4.1).
+GAME_1 = (
+    "9 (5,5); 7 (5,4); 5 (5,2); 8 (5,8); 2 (5,6); 3 (5,9); 1 (6,8); 8 (3,5); 8 (7,4); 6 (4,3); 7 (7,8); "
+    "9 (4,8); 1 (9,7); 2 (8,1); 7 (2,9); 2 (1,2); 5 (2,4); 8 (4,5); 3 (7,3); 7 (3,6); 5 (7,1); 4 (8,5); "
+    "3 (2,5); 3 (3,9); 6 (9,4); 3 (8,7); 3 (6,2); 4 (1,7); 2 (9,9); 4 (3,1); 4 (9,8); 7 (1,3); 6 (2,3); 5 (3,2)"
+)
+
+
+def replayed(moves: str, count: int) -> engine.Position:
+    """Appendix puzzle 1 after the first `count` of `moves`."""
+    rep = randomplay.start("moyo", ["Anna", "Ben"], PUZZLE, 0)
+    for text in moves.split("; ")[:count]:
+        rep.add("move", rep.to_move(), move=parse_move(text))
+    return rep
+
+
+def searched(rep: engine.Position, depth: int, monkeypatch: pytest.MonkeyPatch) -> Choice:
+    """strong's choice searching `depth` plies whatever the clock says."""
+    monkeypatch.setattr(moyo, "HARD_CAP", 3600.0)
+    return moyo.strong(seat_view(rep, rep.to_move()), random.Random(0), budget=3600.0, depth=depth)
+
+
+def test_moyo_strong_sees_a_middle_game_won_twelve_plies_before_the_end_4_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact solver wins it for A; strong looking two plies ahead used to expect a
+    lead of one stone, and now sees B run out of places first."""
+    rep = replayed(GAME_1, 22)
+    assert rep.to_move() == "A" and rep.game.phase(rep.state) == "shima"
+    winning = exact.winning_moves(rep.game, rep.state)
+    assert winning
+    choice = searched(rep, 2, monkeypatch)
+    assert choice.move in winning
+    assert choice.expect > moyo.WIN - moyo.MATE_ZONE and "B runs out of places first" in choice.why
+
+
+def test_moyo_strong_sees_a_middle_game_lost_eleven_plies_before_the_end_4_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact solver finds no move that saves B; strong looking two plies ahead used
+    to expect a level game (a lead of 0), and now knows every line loses."""
+    rep = replayed(GAME_1, 23)
+    assert rep.to_move() == "B"
+    assert not exact.solve(rep.game, rep.state)
+    choice = searched(rep, 2, monkeypatch)
+    assert choice.expect < -moyo.WIN + moyo.MATE_ZONE and "every line loses" in choice.why
+
+
+def test_moyo_strong_counts_the_tempo_4_1() -> None:
+    """With the seats unable to block each other and equal stones left, the seat on
+    turn runs out first (4.1): its judgement says lost, the other seat's won."""
+    for rep in late_positions(range(12), 6):
+        game, state = rep.game, rep.state
+        seat = rep.to_move()
+        where = bounds.places(game, state)
+        mine = bounds.stones(where, state.grid.cand, seat)
+        theirs = bounds.stones(where, state.grid.cand, moyo.other(seat))
+        if mine[0] == mine[1] == theirs[0] == theirs[1]:
+            assert moyo._judge(game, state, seat) < -moyo.WIN + moyo.MATE_ZONE
+            assert moyo._judge(game, state, moyo.other(seat)) > moyo.WIN - moyo.MATE_ZONE
+            return
+    pytest.fail("no position with equal stones and no blocks left")

@@ -10,15 +10,19 @@ move leaves the other seat without a place. In the draft (2.3) it picks the Shim
 the most placeable stones.
 
 `strong` searches: alpha-beta (negamax) over the placements, deepened one ply at a time
-until its time budget is spent, with a transposition table. A position is judged by the
-stones each seat could still place in its Shima, counted per area as the most empty
-places that can take distinct digits (a matching of places to digits); lines that end
-the game are scored exactly, so when few stones remain the search solves the endgame.
-In Horikomi (5) the judgement is the Moyo stones each seat has in its own Shima (5.3).
+until its time budget is spent, with a transposition table. After the opening a position
+is judged by the stones each seat can still place in its whole Shima, at least (the
+digits the other seat can never take away) and at most (bounds.py), halfway between
+the two, and by the tempo: the seat on turn that has no more stones than the other runs
+out first (4.1), so it counts half a stone less. Where the bounds already decide the
+game the position is scored as won or lost, and the search looks no further there: in
+the middle game it sees a lost position long before the last stones. During the opening
+the judgement is the stones each area of a Shima could take (a matching of places to
+digits). In Horikomi (5) it is the Moyo stones each seat has in its own Shima (5.3).
 
-Choice.expect is in stones: the lead in placeable stones of the bot's seat over the
-other seat (in Horikomi: the other seat's Moyo stones in its Shima minus one's own); a
-won game is +1000, a lost one -1000.
+Choice.expect is in stones, to a quarter of a stone: the lead in placeable stones of the
+bot's seat over the other seat, tempo included (in Horikomi: the other seat's Moyo stones
+in its Shima minus one's own); a won game is +1000, a lost one -1000.
 """
 
 from __future__ import annotations
@@ -32,13 +36,17 @@ from corr.counts import counted
 from corr.games.search import from_table, to_table
 from corr.errors import UsageError
 from corr.games.base import Action
+from corr.games.moyo.bounds import opening, places, stones, verdict
 from corr.games.moyo.rules import AREA_CELLS, Moyo, other
 from corr.games.moyo.victory import matching
 from corr.notation import Move, Placement, ShimaPick
 
-#: a won game, in stones; a score beyond WIN - MATE_ZONE is a forced result
+#: a won game; a score beyond WIN - MATE_ZONE is a forced result
 WIN = 1000
 MATE_ZONE = 200
+#: the search's scores below a forced result are in quarters of a stone: the judgement
+#: is halfway between two counts, and the tempo is worth half a stone
+SCALE = 4
 #: default thinking time of `strong` in seconds: a hard deadline for the search
 BUDGET = 1.0
 #: no search runs longer than this, whatever budget it is given (a move takes at most 2 s)
@@ -99,12 +107,33 @@ def reserve(game: Moyo, state: Any, seat: str) -> int:
     return total
 
 
-def _judge(game: Moyo, state: Any, seat: str) -> int:
-    """The position from `seat`'s side, in stones: reserve lead (standard), or the other
-    seat's Moyo stones in its Shima less one's own (Horikomi, 5.3)."""
+def _judge(game: Moyo, state: Any, seat: str, ply: int = 0) -> int:
+    """The position from `seat`'s side, in quarters of a stone (SCALE), or won or lost
+    `ply` plies below the root: see the module's docstring. Horikomi: the other seat's
+    Moyo stones in its Shima less one's own (5.3)."""
     if game.opts["variant"] == "horikomi":
-        return game.own_moyo(state, other(seat)) - game.own_moyo(state, seat)
-    return reserve(game, state, seat) - reserve(game, state, other(seat))
+        return SCALE * (game.own_moyo(state, other(seat)) - game.own_moyo(state, seat))
+    cand = state.grid.cand
+    where = places(game, state)
+    if state.picks < 8 or state.handicap_left or opening(where, cand):
+        return SCALE * (reserve(game, state, seat) - reserve(game, state, other(seat)))
+    mine, theirs = stones(where, cand, seat), stones(where, cand, other(seat))
+    if game.to_move(state) == seat:
+        won = verdict(mine, theirs)
+        if won is not None:  # the loser places at most its most stones, one a turn each
+            return WIN - ply - 2 * theirs[1] - 1 if won else -WIN + ply + 2 * mine[1]
+        tempo = -SCALE // 2
+    else:
+        lost = verdict(theirs, mine)
+        if lost is not None:
+            return -WIN + ply + 2 * mine[1] + 1 if lost else WIN - ply - 2 * theirs[1]
+        tempo = SCALE // 2
+    return SCALE // 2 * (sum(mine) - sum(theirs)) + tempo
+
+
+def _forced(value: int) -> bool:
+    """Whether a score is a won or lost game, not a judgement."""
+    return abs(value) > WIN - MATE_ZONE
 
 
 def _ended(game: Moyo, state: Any, seat: str, ply: int) -> int:
@@ -206,7 +235,7 @@ class _Search:
         for move in game.legal_moves(state):
             tick()
             after = _play(game, state, seat, move)
-            value = _ended(game, after, seat, ply + 1) if after.over else _judge(game, after, seat)
+            value = _ended(game, after, seat, ply + 1) if after.over else _judge(game, after, seat, ply + 1)
             out.append((value, move, after))
         out.sort(key=lambda t: 10 * WIN if t[1] == first else t[0], reverse=True)
         return out
@@ -218,7 +247,7 @@ class _Search:
         if seat is None:  # never: child_value looks further only while the game goes on
             raise UsageError("the game is over")
         if depth <= 0:
-            return _judge(game, state, seat)
+            return _judge(game, state, seat, ply)
         key = game.state_key(state)
         entry = self.table.get(key)
         first = None
@@ -233,8 +262,9 @@ class _Search:
             return max(value for value, _, _ in children)
         start_alpha = alpha
         best, best_move = -2 * WIN, None
-        for _, move, after in children:
-            value = self.child_value(after, seat, depth - 1, alpha, beta, ply + 1)
+        for look, move, after in children:
+            # a child already won or lost (4.1, by its bounds) needs no search below it
+            value = look if _forced(look) else self.child_value(after, seat, depth - 1, alpha, beta, ply + 1)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
@@ -253,14 +283,15 @@ class _Search:
             return self.negamax(after, depth, alpha, beta, ply)
         return -self.negamax(after, depth, -beta, -alpha, ply)
 
-    def root(self, state: Any, seat: str, moves: list[tuple[Move, Any]], depth: int,
+    def root(self, state: Any, seat: str, moves: list[tuple[Move, Any, int]], depth: int,
              found: list[tuple[Move, int]]) -> None:
-        """Search every root move to `depth`; appends (move, value) to `found` each time
-        a move beats the best so far, so a search cut short still has an answer."""
+        """Search every root move (with the position after it and its first look) to
+        `depth`; appends (move, value) to `found` each time a move beats the best so far,
+        so a search cut short still has an answer."""
         alpha, beta = -2 * WIN, 2 * WIN
-        for move, after in moves:
+        for move, after, look in moves:
             self._tick()
-            value = self.child_value(after, seat, depth - 1, alpha, beta, 1)
+            value = look if _forced(look) else self.child_value(after, seat, depth - 1, alpha, beta, 1)
             if value > alpha:
                 alpha = value
                 found.append((move, value))
@@ -281,10 +312,12 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None, de
     legal = list(view.legal)
     rng.shuffle(legal)
     # shuffled, then sorted (a stable sort) by the first look: ties are broken at random
-    moves = sorted(((m, _play(game, state, seat, m)) for m in legal), key=lambda t: -_first_look(game, t[1], seat))
-    best, best_value, reached = moves[0][0], _first_look(game, moves[0][1], seat), 0
+    tried = [(m, after) for m in legal for after in [_play(game, state, seat, m)]]
+    moves = sorted(((m, after, _first_look(game, after, seat, 1)) for m, after in tried), key=lambda t: -t[2])
+    best, _, best_value = moves[0]
+    reached = 0
     if len(moves) == 1:
-        return Choice(best, float(best_value), f"{_describe(game, best)}: the only move")
+        return Choice(best, _expect(best_value), f"{_describe(game, best)}: the only move")
     last = 0.0
     for d in range(1, (depth or 64) + 1):
         found: list[tuple[Move, int]] = []
@@ -298,7 +331,7 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None, de
         best, best_value = found[-1]
         reached = d
         moves = [t for t in moves if t[0] is best] + [t for t in moves if t[0] is not best]
-        if abs(best_value) > WIN - MATE_ZONE:
+        if _forced(best_value):
             break
         now = time.perf_counter()
         took = now - began
@@ -306,12 +339,18 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None, de
         last = took
         if depth is None and now - started + took * growth > budget * SOFT_SHARE:
             break  # with a set depth only the deadline stops it: repeatable where time allows
-    return Choice(best, float(best_value), _why(game, seat, best, best_value, reached))
+    return Choice(best, _expect(best_value), _why(game, seat, best, best_value, reached))
 
 
-def _first_look(game: Moyo, after: Any, seat: str) -> int:
-    """A position after a root move, judged from `seat`'s side without looking further."""
-    return _ended(game, after, seat, 0) if after.over else _judge(game, after, seat)
+def _expect(value: int) -> float:
+    """A search score as Choice.expect: a forced result as it is, a judgement in stones."""
+    return float(value) if _forced(value) else value / SCALE
+
+
+def _first_look(game: Moyo, after: Any, seat: str, ply: int) -> int:
+    """A position after a root move, `ply` plies below the root, judged from `seat`'s
+    side without looking further."""
+    return _ended(game, after, seat, ply) if after.over else _judge(game, after, seat, ply)
 
 
 def _why(game: Moyo, seat: str, move: Move, value: int, depth: int) -> str:
@@ -326,7 +365,8 @@ def _why(game: Moyo, seat: str, move: Move, value: int, depth: int) -> str:
         return f"{what}: {other(seat)} runs out of places first, in {moves} (4.1)"
     if value < -WIN + MATE_ZONE:
         return f"{what}: every line loses ({'5.3' if horikomi else '4.1'}); this one lasts longest"
+    lead = value / SCALE
     if horikomi:
-        return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a Moyo-stone lead of {value:+d}"
-    stones = "stone" if abs(value) == 1 else "stones"
-    return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a lead of {value:+d} {stones}"
+        return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a Moyo-stone lead of {lead:+g}"
+    unit = "stone" if abs(lead) == 1 else "stones"
+    return f"{what}; looks {counted(depth, 'ply', 'plies')} ahead, expects a lead of {lead:+g} {unit} (tempo included)"
