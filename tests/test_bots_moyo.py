@@ -17,6 +17,7 @@ from corr.bots.base import choose, random_choice, seat_view
 from corr.games.base import Choice
 from corr.games.base import Action
 from corr.games.moyo.rules import Moyo
+from corr.games.moyo.victory import most_stones
 from corr.log import store
 from corr.notation import Move, parse as parse_move
 
@@ -296,3 +297,20 @@ def test_moyo_strong_counts_the_tempo_4_1() -> None:
             assert moyo._judge(game, state, moyo.other(seat)) > moyo.WIN - moyo.MATE_ZONE
             return
     pytest.fail("no position with equal stones and no blocks left")
+
+
+def test_moyo_loose_counts_of_a_large_shima_still_bound_its_stones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Early after the opening the stones are bounded, not counted (bounds.EXACT_UP_TO):
+    at least no more than the most that fit together, at most no fewer."""
+    monkeypatch.setattr(bounds, "EXACT_UP_TO", 0)
+    checked = 0
+    for rep in late_positions(range(6), 12):
+        game, state = rep.game, rep.state
+        where = bounds.places(game, state)
+        for seat in game.seats:
+            open_places = [c for c in where.shima[seat] if state.grid.cand[c]]
+            most = most_stones(state.grid.cand, (), open_places)
+            low, high = bounds.stones(where, state.grid.cand, seat)
+            assert low <= most <= high
+            checked += 1
+    assert checked >= 10
