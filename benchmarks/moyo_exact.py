@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                 row["move"] += choice.move in winning
             else:
                 row["sees"] += choice.expect < -WIN + MATE_ZONE
-    print(f"strong at depth {args.depth} against the exact result; {args.games} greedy games, puzzles {args.puzzles}")
+    print(f"strong at depth {args.depth} against the exact result; {args.games} games (greedy, one move in four at "
+          f"random), puzzles {args.puzzles}")
     print(f"{'plies':>5}{'solved':>8}{'unsolved':>10}{'won':>6}{'eval':>8}{'move':>8}{'sees':>8}")
     for n in plies:
         row = rows[n]

@@ -114,8 +114,7 @@ def _judge(game: Moyo, state: Any, seat: str, ply: int = 0) -> int:
     if game.opts["variant"] == "horikomi":
         return SCALE * (game.own_moyo(state, other(seat)) - game.own_moyo(state, seat))
     cand = state.grid.cand
-    where = places(game, state)
-    if state.picks < 8 or state.handicap_left or opening(where, cand):
+    if state.picks < 8 or state.handicap_left or opening(where := places(game, state), cand):
         return SCALE * (reserve(game, state, seat) - reserve(game, state, other(seat)))
     mine, theirs = stones(where, cand, seat), stones(where, cand, other(seat))
     if game.to_move(state) == seat:
