@@ -247,9 +247,17 @@ GAME_1 = (
 )
 
 
-def replayed(moves: str, count: int) -> engine.Position:
-    """Appendix puzzle 1 after the first `count` of `moves`."""
-    rep = randomplay.start("moyo", ["Anna", "Ben"], PUZZLE, 0)
+#: the same on appendix puzzle 6, A first: A lays the last of 34 stones.
+GAME_6 = (
+    "5 (5,2); 7 (5,5); 4 (5,9); 7 (1,8); 9 (7,8); 2 (8,1); 2 (9,9); 2 (3,2); 4 (9,5); 9 (4,9); 2 (6,7); "
+    "3 (4,6); 6 (2,9); 9 (3,9); 5 (6,6); 9 (1,4); 1 (2,2); 5 (1,9); 6 (6,4); 4 (1,1); 4 (7,2); 4 (3,7); "
+    "1 (9,2); 5 (8,4); 6 (7,1); 9 (8,2); 8 (2,7); 6 (4,3); 1 (6,9); 8 (8,8); 5 (9,1); 7 (8,6); 5 (7,7); 2 (4,5)"
+)
+
+
+def replayed(moves: str, count: int, puzzle: str = "1") -> engine.Position:
+    """An appendix puzzle after the first `count` of `moves`."""
+    rep = randomplay.start("moyo", ["Anna", "Ben"], {"puzzle": puzzle}, 0)
     for text in moves.split("; ")[:count]:
         rep.add("move", rep.to_move(), move=parse_move(text))
     return rep
@@ -314,3 +322,17 @@ def test_moyo_loose_counts_of_a_large_shima_still_bound_its_stones(monkeypatch: 
             assert low <= most <= high
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize(("count", "only"), [(23, 2), (24, 1)])
+def test_moyo_strong_plays_the_move_that_wins_ten_plies_before_the_end_4_1(
+    count: int, only: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of a dozen moves only one or two keep A's win (the exact solver); strong looking
+    one to three plies ahead used to play another, and now finds a winning one."""
+    rep = replayed(GAME_6, count, puzzle="6")
+    winning = exact.winning_moves(rep.game, rep.state)
+    assert len(winning) == only and len(rep.game.legal_moves(rep.state)) >= 10
+    for depth in (1, 2, 3):
+        choice = searched(rep, depth, monkeypatch)
+        assert choice.move in winning and choice.expect > moyo.WIN - moyo.MATE_ZONE
