@@ -361,7 +361,8 @@ def _why(game: Moyo, seat: str, move: Move, value: int, depth: int) -> str:
         moves = counted((plies + 1) // 2, "move")
         if horikomi:
             return f"{what}: wins in {moves} (5.3)"
-        return f"{what}: {other(seat)} runs out of places first, in {moves} (4.1)"
+        # a win the bounds prove counts the loser's most stones: the line may be shorter
+        return f"{what}: {other(seat)} runs out of places first, within {moves} (4.1)"
     if value < -WIN + MATE_ZONE:
         return f"{what}: every line loses ({'5.3' if horikomi else '4.1'}); this one lasts longest"
     lead = value / SCALE
