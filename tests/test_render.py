@@ -537,3 +537,58 @@ def test_moyo_horikomi_counts_moyo_stones(build, show) -> None:
     html = show(path, "html")
     assert "Horikomi" in html and "Moyo stones: 9, at " in html
     assert "Victory points:" not in html
+
+
+# The card game, Domino (alone and a duel) and War: a few moves each, played through the
+# CLI on the deal the pinned game id gives, with a name that HTML must escape. Each is
+# pinned as the public sees it and as seat A does (its own card; its own duel board).
+def by_seat(*moves: tuple[str, str]) -> tuple[tuple[str, ...], ...]:
+    """CLI steps that play each (seat, move) in turn."""
+    return tuple(("move", m, "--by", seat) for seat, m in moves)
+
+
+HOSTILE = ("Anna", 'Ben <b>&</b> "Co"')
+GAME_CASES: dict[str, Case] = {
+    "cards": Case(HOSTILE, by_seat(
+        ("A", "2 (5,1)"), ("B", "7 (5,4)"), ("A", "4 (2,5)"), ("B", "8 (6,9)"), ("A", "5 (7,6)"),
+        ("B", "2 (1,5)"), ("A", "5 (3,1)"), ("B", "4 (3,3)"), ("A", "8 (1,2)")), game="cards"),
+    "domino-solo": Case(HOSTILE[:1], by_seat(
+        ("A", "grey (8,2)"), ("A", "grey (3,4)"), ("A", "1 (5,6)"), ("A", "gold (3,9)"), ("A", "grey (6,6)"),
+        ("A", "grey (7,4)"), ("A", "1 (9,1)")), game="domino"),
+    "domino-duel": Case(HOSTILE, by_seat(
+        ("A", "grey (8,2)"), ("B", "gold (1,2)"), ("A", "1 (5,6)"), ("B", "gold (3,7)"), ("A", "grey (4,4)"),
+        ("B", "grey (9,3)"), ("A", "1 (9,1)"), ("B", "1 (6,3)")), game="domino"),
+    "war": Case(HOSTILE, by_seat(
+        ("A", "3 (8,6)-(8,3)"), ("B", "7 (2,4)-(2,7)"), ("A", "2 (7,4)-(7,1)"), ("B", "7 (2,7)-(5,1)"),
+        ("A", "7 (9,5)-(9,1)"), ("B", "9 (2,5)-(2,4)"), ("A", "7 (9,1)-(6,7)"), ("B", "N (2,1)-(2,8)"),
+        ("A", "7 (6,7)-(9,2)"), ("B", "S (1,1)-(1,8)"), ("A", "1 (8,5)-(8,1)")), game="war"),
+}
+#: The views each game case is pinned in: the public's, and seat A's.
+VIEWS = {"": (), "-A": ("--for", "A")}
+
+
+@pytest.mark.parametrize("case", list(GAME_CASES))
+def test_every_game_golden(case: str, build, corr) -> None:
+    """`corr show` prints exactly the stored text and HTML boards of the card game,
+    Domino and War, publicly and to seat A, at a frozen time (Domino's clock runs)."""
+    path = build(GAME_CASES[case])  # one test a case: the dealer's secret beside its log is made here
+    with freeze_time("2026-01-02 03:07:35"):
+        for suffix, view in VIEWS.items():
+            for fmt in ("text", "html"):
+                result = corr("show", path, "--format", fmt, *view)
+                assert result.code == 0, result.err
+                assert_golden(f"{case}{suffix}.{EXT[fmt]}", result.out)
+
+
+def test_every_game_html_escapes_names(build, corr) -> None:
+    """A name from the log stays escaped on every game's HTML board, wherever it stands."""
+    for name in ("cards", "domino-duel", "war"):
+        html = corr("show", build(GAME_CASES[name]), "--format", "html").out
+        assert "<b>&" not in html and '"Co"' not in html, name
+        assert "Ben &lt;b&gt;&amp;&lt;/b&gt; &#34;Co&#34;" in html, name
+
+
+def test_every_game_goldens_have_no_strays() -> None:
+    wanted = {f"{c}{s}.{e}" for c in GAME_CASES for s in VIEWS for e in ("txt", "html")}
+    stray = {p.name for game in ("cards", "domino", "war") for p in GOLDEN.glob(f"{game}*")} - wanted
+    assert not stray
