@@ -208,43 +208,63 @@ _AS_IS = re.compile(rb"(?:[\t -<>-~]{0,77}[!-<>-~])?").fullmatch
 _UNSAFE = re.compile(rb"[^\t -~]+")
 
 
+#: Long lines already quoted, by line: a position's board is the same long lines in the
+#: message to every seat, so a pass quotes each once. Each line is quoted on its own.
+_QUOTED: dict[bytes, bytes] = {}
+_QUOTED_MAX = 4096
+
+
 def _quoted_printable(lines: list[bytes]) -> bytes:
     """`quoprimime.body_encode(body, MAX_LINE)` of the body of these lines, on bytes:
     each byte that is not safe quoted (as its table quotes it), then each line broken
     apart from the others, as it breaks them - the same steps, without its table of
     strings taken character by character."""
     out: list[bytes] = []
-    append, width = out.append, MAX_LINE - 1
+    append = out.append
     for line in lines:
         if _AS_IS(line):  # nothing to quote, nothing to break
             append(line)
             continue
-        line = _UNSAFE.sub(_quote_run, line.replace(b"=", b"=3D"))
-        start = 0
-        laststart = len(line) - 1 - MAX_LINE
-        while start <= laststart:  # pieces of MAX_LINE - 1, never through an escape
-            stop = start + width
-            if line[stop - 2] == 0x3D:  # `=`
-                append(line[start:stop - 1])
-                start = stop - 2
-            elif line[stop - 1] == 0x3D:
-                append(line[start:stop])
-                start = stop - 1
-            else:
-                append(line[start:stop] + b"=")
-                start = stop
-        if line and line[-1] in b" \t":  # white space ending a line is quoted
-            room = start - laststart
-            if room >= 3:
-                end = b"=%02X" % line[-1]
-            elif room == 2:
-                end = line[-1:] + b"=\n"
-            else:
-                end = b"=\n=%02X" % line[-1]
-            append(line[start:-1] + end)
-        else:
-            append(line[start:])
+        quoted = _QUOTED.get(line)
+        if quoted is None:
+            if len(_QUOTED) >= _QUOTED_MAX:
+                _QUOTED.clear()
+            quoted = _QUOTED[line] = _quoted_line(line)
+        append(quoted)
     return b"\n".join(out) + b"\n"
+
+
+def _quoted_line(line: bytes) -> bytes:
+    """One line that needs quoting or breaking, quoted and broken (its pieces joined by
+    newlines), as `_quoted_printable` writes it."""
+    out: list[bytes] = []
+    append, width = out.append, MAX_LINE - 1
+    line = _UNSAFE.sub(_quote_run, line.replace(b"=", b"=3D"))
+    start = 0
+    laststart = len(line) - 1 - MAX_LINE
+    while start <= laststart:  # pieces of MAX_LINE - 1, never through an escape
+        stop = start + width
+        if line[stop - 2] == 0x3D:  # `=`
+            append(line[start:stop - 1])
+            start = stop - 2
+        elif line[stop - 1] == 0x3D:
+            append(line[start:stop])
+            start = stop - 1
+        else:
+            append(line[start:stop] + b"=")
+            start = stop
+    if line and line[-1] in b" \t":  # white space ending a line is quoted
+        room = start - laststart
+        if room >= 3:
+            end = b"=%02X" % line[-1]
+        elif room == 2:
+            end = line[-1:] + b"=\n"
+        else:
+            end = b"=\n=%02X" % line[-1]
+        append(line[start:-1] + end)
+    else:
+        append(line[start:])
+    return b"\n".join(out)
 
 
 def _quote_run(found: re.Match[bytes]) -> bytes:
