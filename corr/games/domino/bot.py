@@ -6,11 +6,15 @@ order is a stone of the solution, so digit d still comes 9 - (the stones of d on
 board) times. `greedy` lays the given digit where it scores most now (5), on a docking
 cell where it keeps the Sudoku rule (3.1 costs a life otherwise), preferring a cell the
 digit is sure of (the only candidate of the cell, or the only place of the digit in a
-row, column or field). `strong` keeps the board solvable (the puzzle solver, jokers
-counted as free cells), and where several cells take the digit it plays out the rest
-of the game many times on sampled digit orders and sampled solutions (Monte Carlo) and
-lays the digit where the puzzle was completed most often; jokers are kept for when the
-digit fits no docking cell, and fill the last cells when nothing else can (4.1).
+row, column or field). `strong` knows every solution of its board (up to POOL of them,
+jokers counted as free cells) and lays the digit only where one still puts it, so the
+puzzle stays solvable (3.2). Where several cells take it, it plays out the rest of the
+game on sampled orders of the digits to come and lays the digit where the puzzle was
+completed most often. An order is sampled as the dealer makes one (7.1): a solution
+filled in along docking cells, so that the play-outs meet the orders a deal gives, not
+orders no deal could give. A play-out lays each digit where the most solutions still
+stand, on the cell most shut in; jokers are kept for a digit no docking cell takes
+(then on the cell whose play-outs complete most often) and for the last cells (4.1).
 
 `Choice.expect` is in points (5): what the move scores now, plus for `strong` the
 complete puzzle's 500 times the share of play-outs that completed it.
@@ -160,6 +164,18 @@ def _opens(cells: Sequence[int], cell: int, digit: int) -> int:
 
 # --- strong -----------------------------------------------------------------------------
 
+#: Solutions of the board a strong move enumerates at most: a deal of 30 givens has from
+#: some tens to a few thousand, and fewer with every stone, so most moves know them all.
+POOL = 2000
+#: By a relabelled digit r: the byte table that spells r as "1" and any other digit "0".
+_SPELL = [bytes(49 if b == r else 48 for b in range(256)) for r in range(10)]
+#: For each cell, its four straight paths to the edge (the cell left out, from the edge
+#: inwards) and the cell beyond it on the other side, if any: a stone pushed in along the
+#: path docks on the cell when that cell beyond holds a stone or joker (2.2).
+_PATHS: list[tuple[tuple[tuple[int, ...], int], ...]] = [
+    tuple((e[: e.index(c)], e[e.index(c) + 1]) for e in ENTRIES if c in e and e.index(c) < 8) for c in range(81)
+]
+
 
 def _solve(cells: list[int], rng: random.Random) -> list[int] | None:
     """One solution of the stones, chosen at random: the solver finds the first in its
@@ -215,29 +231,218 @@ class _Playout:
         return {c for c in self.dock if c >= 0}
 
 
+class _Solutions:
+    """Every solution of the stones (jokers stand for any digit), up to POOL of them, as
+    bit masks: bit i of `masks[10 * cell + digit]` says solution i puts the digit there.
+    A digit may go where some solution still standing puts it: then the puzzle stays
+    solvable (3.2), and the stones it lays keep only the solutions that agree."""
+
+    def __init__(self, cells: Sequence[int], rng: random.Random, limit: int = POOL) -> None:
+        from corr.puzzles.cover import solutions
+
+        # the search lists solutions in its own order: relabel the digits at random, so
+        # that a pool cut short at the limit favours no digit
+        label = list(range(1, 10))
+        rng.shuffle(label)
+        there = [0] + label
+        back = [0] * 10
+        for d in range(1, 10):
+            back[there[d]] = d
+        found = solutions([there[d] for d in stones(cells)], limit)
+        self.count = len(found)
+        self.all = (1 << self.count) - 1
+        self.found, self.back = found, back
+        self.masks = [0] * 810
+        for c in range(81):
+            if cells[c]:
+                continue
+            column = bytes(s[c] for s in reversed(found))  # solution 0 the lowest bit
+            for r in set(column):
+                self.masks[10 * c + back[r]] = int(column.translate(_SPELL[r]), 2)
+
+
+def _opening(cells: Sequence[int], masks: list[int], alive: int, digit: int) -> tuple[int, int, int] | None:
+    """A joker that opens a docking cell for `digit` (4.1): on the cell beyond an empty
+    cell whose path to the edge is empty, where some standing solution puts the digit.
+    (joker cell, docking cell, the solutions kept), keeping the most solutions."""
+    best: tuple[int, int, int] | None = None
+    kept = 0
+    for c in range(81):
+        m = alive & masks[10 * c + digit]
+        if not m or cells[c]:
+            continue
+        n = m.bit_count()
+        if n <= kept:
+            continue
+        for path, beyond in _PATHS[c]:
+            if not cells[beyond] and not any(cells[p] for p in path):
+                best, kept = (beyond, c, m), n
+                break
+    return best
+
+
 def _backed(cells: Sequence[int], cell: int) -> int:
     """How many stones or jokers stand next to a cell along its row and column: a cell
     deep among stones is the one later stones would shut in, so it is filled first."""
     return sum(1 for n in _NEIGHBOURS[cell] if cells[n])
 
 
-def _play_out(cells: list[int], solution: list[int], order: list[int], rng: random.Random) -> int:
-    """How many of the digits in `order` land on a docking cell the solution gives them,
-    each on the cell most shut in (ties at random); stops at the first that cannot."""
+def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], jokers: int,
+              rng: random.Random) -> tuple[bool, int]:
+    """Plays `order`, one digit at a time as the game gives it: each on the docking cell
+    that keeps the most solutions standing (ties at random), a joker to open one where
+    none takes it, jokers on the last cells once they suffice. (complete, digits laid)."""
     board = _Playout(cells)
+    empty = cells.count(0)
     laid = 0
     for e in order:
-        best, best_key = -1, -1.0
+        if empty <= jokers:
+            return True, laid
+        best, best_key, kept = -1, -1.0, 0
         for c in board.docking():
-            if solution[c] == e:
-                key = _backed(board.cells, c) + rng.random()
+            m = alive & masks[10 * c + e]
+            if m:
+                key = 8 * m.bit_count() + _backed(board.cells, c) + rng.random()
                 if key > best_key:
-                    best, best_key = c, key
+                    best, best_key, kept = c, key, m
         if best < 0:
-            return laid
+            opening = _opening(board.cells, masks, alive, e) if jokers else None
+            if opening is None:
+                return False, laid
+            joker, best, kept = opening
+            board.put(joker, GREY)
+            jokers -= 1
+            empty -= 1
         board.put(best, e)
+        alive = kept
+        empty -= 1
         laid += 1
-    return laid
+    return empty <= jokers, laid
+
+
+class _Plan:
+    """A move of the root and the board it leads to: the given digit laid (after a joker
+    where the move is one), the solutions still standing, the jokers left."""
+
+    __slots__ = ("move", "cells", "alive", "jokers", "complete", "laid", "runs")
+
+    def __init__(self, move: Placement | Joker, cells: list[int], alive: int, jokers: int) -> None:
+        self.move, self.cells, self.alive, self.jokers = move, cells, alive, jokers
+        self.complete = self.laid = self.runs = 0
+
+
+def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 300) -> Choice:
+    """Lays the given digit where the puzzle stays solvable and play-outs of the digits
+    to come complete it most often; a joker only when the digit fits no such cell, on the
+    cell whose play-outs complete most often."""
+    deadline = time.perf_counter() + budget * 0.9
+    seen = Seen(view)
+    d = seen.given
+    jokers = sum(seen.jokers.values())
+    empty = seen.empty()
+    if not d or (jokers and len(empty) <= jokers):
+        return _joker_or_fit(seen, view, rng)
+    known = _Solutions(seen.cells, rng)
+    plans = []
+    for c in seen.docking():
+        if known.masks[10 * c + d]:
+            after = list(seen.cells)
+            after[c] = d
+            plans.append(_Plan(Placement(d, c), after, known.masks[10 * c + d], jokers))
+    if len(plans) == 1:
+        (plan,) = plans
+        points = seen.points(plan.move)
+        return Choice(plan.move, float(points), f"lays {d} on {name(plan.move.cell)}, the one docking cell it "
+                      "keeps the puzzle solvable on")
+    if not plans and jokers:
+        plans = _joker_plans(seen, known)
+    if not plans:
+        return _joker_or_fit(seen, view, rng)
+    return _best_of(seen, plans, known, rng, deadline, playouts)
+
+
+def _joker_plans(seen: Seen, known: _Solutions) -> list[_Plan]:
+    """The given digit keeps the puzzle solvable on no docking cell: a joker (gold first,
+    it scores, 4.2) on each cell that opens one where it does, and the digit laid there."""
+    d = seen.given
+    kind = "gold" if seen.jokers.get("gold") else "grey"
+    before = set(seen.docking())
+    plans = []
+    for z in seen.empty():
+        after = list(seen.cells)
+        after[z] = GREY
+        for c in docking_cells(after):
+            if c not in before and known.masks[10 * c + d]:
+                after_d = list(after)
+                after_d[c] = d
+                plans.append(_Plan(Joker(kind, z), after_d, known.masks[10 * c + d], sum(seen.jokers.values()) - 1))
+    return plans
+
+
+def _order(cells: Sequence[int], known: _Solutions, sources: list[int], starts: list[tuple[int, int]],
+           to_come: list[int], rng: random.Random) -> list[int]:
+    """A sampled order of the digits to come, made as the dealer makes one (7.1): a
+    solution filled in from this board one docking cell at a time, the given digit first,
+    so that every digit in turn has a docking cell in it. Digits it could not fill in
+    (cells shut in, 3.3, or under a joker) come at random places among them; with no
+    solution to follow, the digits come in a random order."""
+    order: list[int] = []
+    rest = list(to_come)
+    if sources:
+        i = rng.choice(sources)
+        found, back = known.found[i], known.back
+        board = _Playout(list(cells))
+        first = [c for c, m in starts if m >> i & 1]
+        board.put(rng.choice(first), back[found[first[0]]])
+        while True:
+            dock = board.docking()
+            if not dock:
+                break
+            c = rng.choice(list(dock))
+            digit = back[found[c]]
+            board.put(c, digit)
+            order.append(digit)
+        for digit in order:
+            rest.remove(digit)
+    for digit in rest:
+        order.insert(rng.randrange(len(order) + 1), digit)
+    return order
+
+
+def _best_of(seen: Seen, plans: list[_Plan], known: _Solutions, rng: random.Random, deadline: float,
+             playouts: int) -> Choice:
+    """Monte Carlo over the order of the digits to come: which digits come is known (each
+    stone of the solution not on the board), their order is no seat's to know (2.1, a
+    public seed's included), so each plan is played out on the same sampled orders and
+    they differ by the move alone."""
+    d = seen.given
+    to_come = left_to_come(seen.cells, d)
+    starts = [(c, known.masks[10 * c + d]) for c in seen.docking() if known.masks[10 * c + d]]
+    union = 0
+    for _, m in starts:
+        union |= m
+    sources = [i for i in range(known.count) if union >> i & 1]
+    runs = 0
+    while runs < playouts and (runs < 2 or time.perf_counter() < deadline):
+        order = _order(seen.cells, known, sources, starts, to_come, rng)
+        for plan in plans:
+            if runs >= 2 and time.perf_counter() >= deadline:
+                break
+            done, laid = _play_out(list(plan.cells), known.masks, plan.alive, order, plan.jokers, rng)
+            plan.complete += done
+            plan.laid += laid
+            plan.runs += 1
+        runs += 1
+    best = max(plans, key=lambda p: (p.complete / p.runs, p.laid / p.runs, seen.points(p.move), rng.random()))
+    share = best.complete / best.runs
+    points = seen.points(best.move)
+    if isinstance(best.move, Joker):
+        why = (f"{d} keeps the puzzle solvable on no docking cell: a {best.move.kind} joker on "
+               f"{name(best.move.cell)} opens one; of {best.runs} play-outs {best.complete} complete the puzzle")
+    else:
+        why = (f"lays {d} on {name(best.move.cell)}: of {best.runs} play-outs of the digits to come "
+               f"{best.complete} complete the puzzle from there")
+    return Choice(best.move, points + 500 * share, why)
 
 
 def _with(cells: Sequence[int], cell: int, digit: int) -> list[int]:
@@ -245,75 +450,6 @@ def _with(cells: Sequence[int], cell: int, digit: int) -> list[int]:
     trial = stones(cells)
     trial[cell] = digit
     return trial
-
-
-def _consistent(cells: list[int], digit: int, rng: random.Random) -> dict[int, list[int]]:
-    """The docking cells where `digit` keeps the puzzle solvable, each with a solution."""
-    found = {}
-    for c in docking_cells(cells):
-        if fits(cells, c, digit):
-            solution = _solve(_with(cells, c, digit), rng)
-            if solution is not None:
-                found[c] = solution
-    return found
-
-
-def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 300) -> Choice:
-    """Lays the given digit where the puzzle stays solvable and play-outs of the digits
-    to come complete it most often; a joker only when the digit fits no such cell."""
-    start = time.perf_counter()
-    seen = Seen(view)
-    d = seen.given
-    options = _consistent(seen.cells, d, rng) if d else {}
-    if len(options) == 1:
-        (cell,) = options
-        points = seen.points(Placement(d, cell))
-        return Choice(Placement(d, cell), float(points), f"lays {d} on {name(cell)}, the one docking cell it keeps the puzzle solvable on")
-    if options:
-        return _best_of(seen, options, rng, start + budget, playouts, view)
-    return _joker_or_fit(seen, view, rng)
-
-
-def _orders(seen: Seen, rng: random.Random) -> list[int]:
-    """A sampled order of the digits to come: which digits come is known (each stone of
-    the solution that is not on the board), their order is no seat's to know (2.1), a
-    public seed's included."""
-    digits = left_to_come(seen.cells, seen.given)
-    rng.shuffle(digits)
-    return digits
-
-
-def _best_of(seen: Seen, options: dict[int, list[int]], rng: random.Random, deadline: float, playouts: int,
-             view: BotView) -> Choice:
-    """Monte Carlo over digit orders and solutions: each option played out on the same
-    sampled orders, so that they differ by the cell alone."""
-    d = seen.given
-    cells = seen.cells
-    to_fill = sum(1 for c in cells if not c) - 1
-    solutions = {c: [s] for c, s in options.items()}
-    total = {c: 0.0 for c in options}
-    complete = {c: 0 for c in options}
-    runs = 0
-    while runs < playouts and (runs < 2 or time.perf_counter() < deadline):
-        order = _orders(seen, rng)
-        for c in options:
-            pool = solutions[c]
-            if len(pool) < 6 and runs % 3 == 1:  # more solutions as time allows
-                extra = _solve(_with(cells, c, d), rng)
-                if extra is not None:
-                    pool.append(extra)
-            board = list(cells)
-            board[c] = d
-            laid = _play_out(board, rng.choice(pool), order, rng)
-            total[c] += laid
-            complete[c] += laid >= to_fill
-        runs += 1
-    best = max(options, key=lambda c: (complete[c], total[c], seen.points(Placement(d, c)), rng.random()))
-    share = complete[best] / runs
-    points = seen.points(Placement(d, best))
-    why = (f"lays {d} on {name(best)}: of {runs} play-outs of the digits to come "
-           f"{complete[best]} complete the puzzle from there")
-    return Choice(Placement(d, best), points + 500 * share, why)
 
 
 def _joker_or_fit(seen: Seen, view: BotView, rng: random.Random) -> Choice:
