@@ -134,3 +134,92 @@ def test_bot_domino_fills_the_last_cells_with_jokers_4_1() -> None:
     choice = bots._joker_or_fit(seen, view, random.Random(1))
     assert choice.move == Joker("gold", last)
     assert choice.expect >= 505  # 5 for the gold joker, 500 for the complete puzzle
+
+
+def test_bot_domino_strong_shuts_in_no_cell_where_another_docking_cell_takes_the_digit_3_3() -> None:
+    """3.3: a stone that leaves an empty cell a stone on each of its four paths to the
+    edge shuts it in: only a joker can fill it, and the digit a solution puts there finds
+    no place when it comes. Where another docking cell takes the given digit, strong lays
+    it there. (Play-outs of one fixed solution on shuffled orders had laid the first 3
+    of deal shut-4 on (4,2), shutting a cell in.)"""
+    from corr.games.domino.deal import unreachable_cells
+    from corr.puzzles.solver import solve
+
+    checked = 0
+    for seed in (4, 5):
+        rep = randomplay.start("domino", ["Anna"], {"seed": f"shut-{seed}", "time_limit": "none"}, seed)
+        for cell, digit in rep.game.deal.order[:24]:
+            cells = list(rep.game.board_of(rep.state, "A").cells)
+            before = len(unreachable_cells(cells))
+            keeps_all = []
+            for c in docking_cells(cells):
+                trial = bots._with(cells, c, digit)
+                after = list(cells)
+                after[c] = digit
+                if bots.fits(cells, c, digit) and solve(trial) is not None and len(unreachable_cells(after)) == before:
+                    keeps_all.append(c)
+            if keeps_all:
+                choice = _play(rep, "A", "strong", random.Random(1), budget=600, playouts=5)
+                assert choice.move.cell in keeps_all, (seed, choice)
+                checked += 1
+            rep.add("move", "A", move=Placement(digit, cell))
+    assert checked >= 30
+
+
+def test_bot_domino_orders_sampled_as_a_deal_gives_them_7_1() -> None:
+    """7.1: a deal's digits come in an order in which each, in turn, docks on its cell of
+    the solution. Strong plays out orders made that way, not any shuffle of the digits to
+    come: each digit of a fill docks on its cell (the game's own docking rule, 2.2) when
+    it comes, and the order is the multiset of the digits still to come."""
+    from corr.games.domino.deal import docking_cells as game_docking
+
+    for seed in range(3):
+        rep = randomplay.start("domino", ["Anna"], {"seed": f"order-{seed}", "time_limit": "none"}, seed)
+        for cell, digit in rep.game.deal.order[: 10 * seed]:
+            rep.add("move", "A", move=Placement(digit, cell))
+        view = seat_view(rep, "A")
+        seen = bots.Seen(view)
+        rng = random.Random(seed)
+        known = bots._Solutions(seen.cells, rng)
+        solution = [known.back[d] for d in known.found[0]]
+        board = list(seen.cells)
+        for c, d in bots._fill(board, solution, rng):
+            assert c in game_docking(board) and d == solution[c]
+            board[c] = d
+        assert not game_docking(board)  # it goes on while a docking cell is left
+        starts = [(c, known.masks[10 * c + seen.given]) for c in seen.docking() if known.masks[10 * c + seen.given]]
+        sources = list(range(known.count))
+        for _ in range(5):
+            boards = bots._deal_boards(seen, known, sources, rng)
+            order = bots._order(seen, known, sources, starts, boards, bots.left_to_come(seen.cells, seen.given), rng)
+            assert sorted(order) == sorted(bots.left_to_come(seen.cells, seen.given))
+
+
+def test_bot_domino_digits_given_so_far_dock_on_the_deals_board_7_1() -> None:
+    """7.1: the digits come as the deal peeled them, so the digits given so far, laid in
+    turn from the start on the cells the solution has them on, each dock when they come;
+    the seat reads them from its own records (a misplacement's digit came again, 3.1),
+    and the board the deal may have reached, not the seat's, is where the next ones dock."""
+    from corr.games.domino.deal import docking_cells as game_docking
+
+    for seed in range(3):
+        rep = randomplay.start("domino", ["Anna"], {"seed": f"dealt-{seed}", "time_limit": "none"}, seed)
+        order = rep.game.deal.order
+        for n, (cell, digit) in enumerate(order[: 12 + 5 * seed]):
+            if n == 3:  # a misplacement first: the same digit is given again (3.1)
+                bad = next(c for c in docking_cells(rep.game.board_of(rep.state, "A").cells)
+                           if not bots.fits(rep.game.board_of(rep.state, "A").cells, c, digit))
+                rep.add("move", "A", move=Placement(digit, bad))
+            rep.add("move", "A", move=Placement(digit, cell))
+        seen = bots.Seen(seat_view(rep, "A"))
+        placed = 12 + 5 * seed
+        assert seen.laid == [d for _, d in order[:placed]]
+        assert seen.start == list(rep.game.start)
+        tries = [bots._dealt(seen.start, rep.game.deal.solution, seen.laid + [seen.given], random.Random(i))
+                 for i in range(10)]
+        dealt = next(d for d in tries if d is not None)  # random ways can run into dead ends
+        assert [d for _, d in dealt] == seen.laid + [seen.given]
+        board = list(seen.start)
+        for c, d in dealt:
+            assert c in game_docking(board) and d == rep.game.deal.solution[c]
+            board[c] = d

@@ -10,11 +10,14 @@ row, column or field). `strong` knows every solution of its board (up to POOL of
 jokers counted as free cells) and lays the digit only where one still puts it, so the
 puzzle stays solvable (3.2). Where several cells take it, it plays out the rest of the
 game on sampled orders of the digits to come and lays the digit where the puzzle was
-completed most often. An order is sampled as the dealer makes one (7.1): a solution
-filled in along docking cells, so that the play-outs meet the orders a deal gives, not
-orders no deal could give. A play-out lays each digit where the most solutions still
-stand, on the cell most shut in; jokers are kept for a digit no docking cell takes
-(then on the cell whose play-outs complete most often) and for the last cells (4.1).
+completed most often. An order is sampled as the dealer makes one (7.1): the digits
+given so far (the seat's own records) laid from the start on a docking cell each, as
+the deal may have laid them, then a solution filled in along docking cells from there;
+so the play-outs meet the orders a deal gives, docking on the deal's board, which is
+not the seat's once it laid a digit elsewhere. A play-out lays each digit where the
+most solutions still stand, on the cell most shut in, never shutting a cell in (3.3)
+where it can help it; jokers are kept for a digit no docking cell takes (then on the
+cell whose play-outs complete most often) and for the last cells (4.1).
 
 `Choice.expect` is in points (5): what the move scores now, plus for `strong` the
 complete puzzle's 500 times the share of play-outs that completed it.
@@ -29,8 +32,8 @@ from typing import Sequence
 from corr.games.base import BotView, Choice
 from corr.games.domino.rules import GOLD, GREY, UNITS
 from corr.geometry import name
-from corr.notation import Joker, Move, Placement
-from corr.games.domino.deal import ENTRIES, docking_cells
+from corr.notation import Joker, Move, Placement, parse
+from corr.games.domino.deal import ENTRIES, docking_cells, unreachable_cells
 
 #: Seconds a `strong` move may think by default; a move stays well under 2 s.
 BUDGET = 1.0
@@ -104,6 +107,9 @@ class Seen:
         )
         self.jokers = dict(pos.get("jokers", {}).get(view.seat, {"grey": 0, "gold": 0}))
         self.legal = view.legal
+        start = pos.get("start")
+        self.start = read_board(start) if start else None
+        self.laid = _laid(self.cells, view)
 
     def empty(self) -> list[int]:
         return [c for c in range(81) if not self.cells[c]]
@@ -120,6 +126,20 @@ class Seen:
         if isinstance(move, Joker):
             return gain(self.cells, move.cell, GOLD if move.kind == "gold" else GREY)
         return gain(self.cells, move.cell, move.digit)
+
+
+def _laid(cells: Sequence[int], view: BotView) -> list[int]:
+    """The digits given so far, in the order they came, as the seat's own records show
+    them: each placement whose stone lies on its cell (a misplacement vanished, 3.1, and
+    its digit came again)."""
+    laid = []
+    for _, seat, text in view.history:
+        if seat != view.seat:
+            continue
+        move = parse(text)
+        if isinstance(move, Placement) and cells[move.cell] == move.digit:
+            laid.append(move.digit)
+    return laid
 
 
 def _sure(cells: Sequence[int], cell: int, digit: int) -> bool:
@@ -287,6 +307,30 @@ def _backed(cells: Sequence[int], cell: int) -> int:
     return sum(1 for n in _NEIGHBOURS[cell] if cells[n])
 
 
+#: For each cell, the other cells of its row and column.
+_LINES: list[tuple[int, ...]] = [
+    tuple(x for x in range(81) if x != c and (x // 9 == c // 9 or x % 9 == c % 9)) for c in range(81)
+]
+
+
+def _shuts_in(cells: list[int], cell: int) -> int:
+    """How many empty cells a stone on `cell` would shut in (3.3): their every path to
+    the edge then holds a stone, so only a joker can fill them, and the digit a solution
+    puts there finds no place when it comes."""
+    cells[cell] = GREY
+    shut = 0
+    for x in _LINES[cell]:
+        if not cells[x] and _inner(x) and all(any(cells[p] for p in path) for path, _ in _PATHS[x]):
+            shut += 1
+    cells[cell] = 0
+    return shut
+
+
+def _inner(cell: int) -> bool:
+    """A cell off the edge: one on it has a path of no cells to the edge, never shut in (3.3)."""
+    return 0 < cell % 9 < 8 and 8 < cell < 72
+
+
 def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], jokers: int,
               rng: random.Random) -> tuple[bool, int]:
     """Plays `order`, one digit at a time as the game gives it: each on the docking cell
@@ -298,11 +342,11 @@ def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], 
     for e in order:
         if empty <= jokers:
             return True, laid
-        best, best_key, kept = -1, -1.0, 0
+        best, best_key, kept = -1, -1000.0, 0
         for c in board.docking():
             m = alive & masks[10 * c + e]
             if m:
-                key = 8 * m.bit_count() + _backed(board.cells, c) + rng.random()
+                key = 8 * m.bit_count() + _backed(board.cells, c) + rng.random() - 100 * _shuts_in(board.cells, c)
                 if key > best_key:
                     best, best_key, kept = c, key, m
         if best < 0:
@@ -349,16 +393,26 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playout
             after = list(seen.cells)
             after[c] = d
             plans.append(_Plan(Placement(d, c), after, known.masks[10 * c + d], jokers))
+    plans = _shutting_nothing_in(seen.cells, plans)
     if len(plans) == 1:
         (plan,) = plans
         points = seen.points(plan.move)
         return Choice(plan.move, float(points), f"lays {d} on {name(plan.move.cell)}, the one docking cell it "
                       "keeps the puzzle solvable on")
     if not plans and jokers:
-        plans = _joker_plans(seen, known)
+        plans = _shutting_nothing_in(seen.cells, _joker_plans(seen, known))
     if not plans:
         return _joker_or_fit(seen, view, rng)
     return _best_of(seen, plans, known, rng, deadline, playouts)
+
+
+def _shutting_nothing_in(cells: Sequence[int], plans: list[_Plan]) -> list[_Plan]:
+    """The plans that shut in no empty cell (3.3), where there are such: a cell shut in
+    takes only a joker, and the digit a solution puts there then finds no place when it
+    comes (1.3 ends the game once no joker is left for it)."""
+    before = len(unreachable_cells(cells))
+    fine = [p for p in plans if len(unreachable_cells(p.cells)) == before]
+    return fine or plans
 
 
 def _joker_plans(seen: Seen, known: _Solutions) -> list[_Plan]:
@@ -379,33 +433,113 @@ def _joker_plans(seen: Seen, known: _Solutions) -> list[_Plan]:
     return plans
 
 
-def _order(cells: Sequence[int], known: _Solutions, sources: list[int], starts: list[tuple[int, int]],
-           to_come: list[int], rng: random.Random) -> list[int]:
+def _fill(cells: Sequence[int], solution: Sequence[int], rng: random.Random) -> list[tuple[int, int]]:
+    """A solution filled in from this board as a deal orders its digits (7.1): each
+    stone on a docking cell of the board as it then stands, chosen at random, until no
+    docking cell is left. (cell, digit) in turn."""
+    board = _Playout(list(cells))
+    filled: list[tuple[int, int]] = []
+    while True:
+        dock = board.docking()
+        if not dock:
+            return filled
+        c = rng.choice(sorted(dock))
+        board.put(c, solution[c])
+        filled.append((c, solution[c]))
+
+
+#: Stones `_dealt` may lay, backtracking included, before it gives up on a solution.
+_DEALT_STEPS = 400
+
+
+def _dealt(start: Sequence[int], solution: Sequence[int], laid: list[int], rng: random.Random) -> list[tuple[int, int]] | None:
+    """The board as the deal may have filled it (7.1): from the start, each digit given
+    so far, in turn, on a docking cell the solution has it on, chosen at random, taking
+    back the last stones where a digit finds none. The seat's own stones may lie
+    elsewhere; the digits to come dock on the deal's board, not on the seat's. None
+    where the solution gives no such way within _DEALT_STEPS stones."""
+    board = _Playout(list(start))
+    choices: list[list[int]] = []  # at each depth, the cells not yet tried
+    path: list[int] = []
+    steps = 0
+    while len(path) < len(laid):
+        depth = len(path)
+        if len(choices) == depth:
+            cells = sorted(c for c in board.docking() if solution[c] == laid[depth])
+            rng.shuffle(cells)
+            choices.append(cells)
+        if choices[depth]:
+            c = choices[depth].pop()
+            board.put(c, laid[depth])
+            path.append(c)
+            steps += 1
+            if steps > _DEALT_STEPS:
+                return None
+        else:
+            choices.pop()
+            if not path:
+                return None
+            board.put(path.pop(), 0)
+    return list(zip(path, laid))
+
+
+#: Boards the deal may have reached (`_dealt`) a move looks for, each from a solution
+#: drawn at random; each sampled order is filled in from one of those found.
+_DEALT_TRIES = 8
+
+
+def _deal_boards(seen: Seen, known: _Solutions, sources: list[int], rng: random.Random) -> list[tuple[list[int], list[int]]]:
+    """Up to _DEALT_TRIES (solution, board the deal may have reached with the digits given
+    so far and the given one), each for a solution among `sources`."""
+    if seen.start is None or not sources:
+        return []
+    found = []
+    for _ in range(_DEALT_TRIES):
+        solution = [known.back[d] for d in known.found[rng.choice(sources)]]
+        dealt = _dealt(seen.start, solution, seen.laid + [seen.given], rng)
+        if dealt is not None:
+            board = list(seen.start)
+            for c, d in dealt:
+                board[c] = d
+            found.append((solution, board))
+    return found
+
+
+def _order(seen: Seen, known: _Solutions, sources: list[int], starts: list[tuple[int, int]],
+           boards: list[tuple[list[int], list[int]]], to_come: list[int], rng: random.Random) -> list[int]:
     """A sampled order of the digits to come, made as the dealer makes one (7.1): a
-    solution filled in from this board one docking cell at a time, the given digit first,
-    so that every digit in turn has a docking cell in it. Digits it could not fill in
-    (cells shut in, 3.3, or under a joker) come at random places among them; with no
-    solution to follow, the digits come in a random order."""
-    order: list[int] = []
-    rest = list(to_come)
-    if sources:
+    solution filled in by `_fill` from a board the deal may have reached (`boards`), else
+    one of `sources` from the seat's own board after the given digit. Digits the fill
+    leaves out (their cells shut in, 3.3, or under a joker) come at random places among
+    the rest."""
+    filled: list[tuple[int, int]] = []
+    given = seen.given
+    skip = False
+    if boards:
+        solution, board = rng.choice(boards)
+        filled = _fill(board, solution, rng)
+    elif sources:
         i = rng.choice(sources)
-        found, back = known.found[i], known.back
-        board = _Playout(list(cells))
+        solution = [known.back[d] for d in known.found[i]]
+        board = list(seen.cells)
         first = [c for c, m in starts if m >> i & 1]
-        board.put(rng.choice(first), back[found[first[0]]])
-        while True:
-            dock = board.docking()
-            if not dock:
-                break
-            c = rng.choice(list(dock))
-            digit = back[found[c]]
-            board.put(c, digit)
+        if first:
+            board[rng.choice(first)] = given
+        skip = not first
+        filled = _fill(board, solution, rng)
+    left = [0] * 10
+    for digit in to_come:
+        left[digit] += 1
+    order = []
+    for _, digit in filled:
+        if skip and digit == given:
+            skip = False
+        elif left[digit]:
+            left[digit] -= 1
             order.append(digit)
-        for digit in order:
-            rest.remove(digit)
-    for digit in rest:
-        order.insert(rng.randrange(len(order) + 1), digit)
+    for digit in range(1, 10):
+        for _ in range(left[digit]):
+            order.insert(rng.randrange(len(order) + 1), digit)
     return order
 
 
@@ -418,13 +552,14 @@ def _best_of(seen: Seen, plans: list[_Plan], known: _Solutions, rng: random.Rand
     d = seen.given
     to_come = left_to_come(seen.cells, d)
     starts = [(c, known.masks[10 * c + d]) for c in seen.docking() if known.masks[10 * c + d]]
-    union = 0
+    union = 0 if starts else known.all  # a joker's plan: any solution may be the one dealt
     for _, m in starts:
         union |= m
     sources = [i for i in range(known.count) if union >> i & 1]
+    boards = _deal_boards(seen, known, sources, rng)
     runs = 0
     while runs < playouts and (runs < 2 or time.perf_counter() < deadline):
-        order = _order(seen.cells, known, sources, starts, to_come, rng)
+        order = _order(seen, known, sources, starts, boards, to_come, rng)
         for plan in plans:
             if runs >= 2 and time.perf_counter() >= deadline:
                 break
