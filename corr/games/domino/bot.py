@@ -375,7 +375,7 @@ class _Plan:
         self.complete = self.laid = self.runs = 0
 
 
-def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 300) -> Choice:
+def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playouts: int = 2000) -> Choice:
     """Lays the given digit where the puzzle stays solvable and play-outs of the digits
     to come complete it most often; a joker only when the digit fits no such cell, on the
     cell whose play-outs complete most often."""
