@@ -376,12 +376,14 @@ def strong(view: BotView, rng: random.Random, *, budget: float | None = None) ->
     leads = [0] * width
     runs = [0] * width
     played = 0
-    while width > 1 and played < ENOUGH * width and time.perf_counter() < deadline:
+    slowest = 0.0  # the longest game played on so far: none starts that would end past the deadline
+    while width > 1 and played < ENOUGH * width and (began := time.perf_counter()) + slowest < deadline:
         i = played % width
         _, _, move, gain = candidates[i]
         trial = table.copy()
         trial.play(move, gain)
         lead = playout(trial, [m for m in safe if m != move], me, rng)
+        slowest = max(slowest, time.perf_counter() - began)
         leads[i] += lead
         points[i] += 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
         runs[i] += 1
