@@ -597,3 +597,29 @@ def test_a_long_x_corr_seq_is_no_seq(two_copies, tmp_path):  # type: ignore[no-u
     result = mail_in.ingest_bytes(msg.as_bytes(), b.parent, "m.eml")
     assert result.ok and "private panel ignored: X-Corr-Game or X-Corr-Seq is too long" in result.message
     assert b.read_bytes() == a.read_bytes()
+
+
+# ---------------------------------------------------------------------------------
+# Headers read once per message
+
+
+def test_a_message_parses_each_header_once_and_reads_as_the_standard_library_does() -> None:
+    import email.parser
+    import email.policy
+
+    data = with_attachments([("From", "Anna <anna@example.org>"), ("To", "host@example.org"),
+                             ("Subject", "Re: [corr abcd-1234] 3. move"), ("Message-ID", "<r1@example.org>"),
+                             ("X-Odd", INJECT)], [("game.corr", b"{}\n")])
+    msg = mail_msg.parse_message(data)
+    plain = email.parser.BytesParser(policy=email.policy.default).parsebytes(data)
+    assert msg["From"] is msg["From"] and msg["Subject"] is msg.get("subject")
+    for ours, theirs in zip(msg.walk(), plain.walk()):
+        assert ours.get("Content-Type") is ours.get("content-type")
+        assert ours.get_content_type() == theirs.get_content_type()
+        assert ours.get_filename() == theirs.get_filename()
+        for name, _ in theirs.raw_items():
+            assert str(ours[name]) == str(theirs[name]) and ours[name].defects == theirs[name].defects
+    assert [a.addr_spec for a in msg["From"].addresses] == ["anna@example.org"]
+    assert mail_msg.plain_text(msg) == plain.get_body(preferencelist=("plain",)).get_content()
+    other = mail_msg.parse_message(data)
+    assert other["From"] is not msg["From"]  # each message keeps what it parsed to itself

@@ -76,6 +76,32 @@ def flat(text: str, limit: int = 200) -> str:
     return out[:limit]
 
 
+class ReadingPolicy(email.policy.EmailPolicy):
+    """email.policy.default, except that a header value is parsed once per message: the
+    standard library parses a header through its registry again at every read
+    (`get_content_type`, `msg["From"]`), and corr reads the same few many times over.
+    `parse_message` gives each message a policy, and so a memo, of its own, shared by
+    its parts; a value that cannot be parsed is not kept, so it raises at every read."""
+
+    parsed: dict[Any, Any] | None = None
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        if self.parsed is None or hasattr(value, "name") or not isinstance(value, str):
+            return super().header_fetch_parse(name, value)
+        key = (self.header_factory, name, value)
+        found = self.parsed.get(key)
+        if found is None:
+            found = self.parsed[key] = super().header_fetch_parse(name, value)
+        return found
+
+
+def reading_policy() -> ReadingPolicy:
+    """A policy for one message to be read (`ReadingPolicy`), with its memo empty."""
+    policy = ReadingPolicy(header_factory=email.policy.default.header_factory)
+    object.__setattr__(policy, "parsed", {})  # a policy is frozen once made
+    return policy
+
+
 def parse_message(data: bytes) -> EmailMessage:
     """The message, parsed; UsageError when it cannot be read at all: too big, with too
     many multipart parts (counted before parsing), nested too deep or with too many parts
@@ -87,7 +113,7 @@ def parse_message(data: bytes) -> EmailMessage:
         raise UsageError(f"the message's parts are too many or nested too deep: it declares more than "
                          f"{MAX_CONTAINERS} multipart or attached-message parts; not read")
     try:
-        msg = email.parser.BytesParser(policy=email.policy.default).parsebytes(data)
+        msg = email.parser.BytesParser(policy=reading_policy()).parsebytes(data)
     except RecursionError:
         raise UsageError(f"the message's parts are nested too deep to read (at most {MAX_DEPTH} levels)") from None
     except Exception as err:  # noqa: BLE001 - whatever the parser trips over, the message is unreadable
