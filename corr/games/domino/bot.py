@@ -197,17 +197,23 @@ _PATHS: list[tuple[tuple[tuple[int, ...], int], ...]] = [
 ]
 
 
-def _solve(cells: list[int], rng: random.Random) -> list[int] | None:
-    """One solution of the stones, chosen at random: the solver finds the first in its
-    own order, so the digits are relabelled at random before and back after."""
-    from corr.puzzles.solver import solve
-
+def _relabelling(rng: random.Random) -> tuple[list[int], list[int]]:
+    """The digits 1-9 relabelled at random, and back: `back[there[d]] == d` (0 stays 0)."""
     label = list(range(1, 10))
     rng.shuffle(label)
     there = [0] + label
     back = [0] * 10
     for d in range(1, 10):
         back[there[d]] = d
+    return there, back
+
+
+def _solve(cells: list[int], rng: random.Random) -> list[int] | None:
+    """One solution of the stones, chosen at random: the solver finds the first in its
+    own order, so the digits are relabelled at random before and back after."""
+    from corr.puzzles.solver import solve
+
+    there, back = _relabelling(rng)
     found = solve([there[d] for d in cells])
     return None if found is None else [back[d] for d in found]
 
@@ -262,12 +268,7 @@ class _Solutions:
 
         # the search lists solutions in its own order: relabel the digits at random, so
         # that a pool cut short at the limit favours no digit
-        label = list(range(1, 10))
-        rng.shuffle(label)
-        there = [0] + label
-        back = [0] * 10
-        for d in range(1, 10):
-            back[there[d]] = d
+        there, back = _relabelling(rng)
         found = solutions([there[d] for d in stones(cells)], limit)
         self.count = len(found)
         self.all = (1 << self.count) - 1
