@@ -38,7 +38,7 @@ from corr.errors import UsageError
 from corr.games.base import Action
 from corr.games.moyo.bounds import opening, places, stones, verdict
 from corr.games.moyo.rules import AREA_CELLS, Moyo, other
-from corr.games.moyo.victory import matching
+from corr.games.moyo.victory import POP, matching
 from corr.notation import Move, Placement, ShimaPick
 
 #: a won game; a score beyond WIN - MATE_ZONE is a forced result
@@ -55,8 +55,6 @@ HARD_CAP = 1.8
 SOFT_SHARE = 1.0
 #: how many times longer than the one before a deeper iteration is assumed to take
 GROWTH = 4
-
-_POP = [bin(m).count("1") for m in range(1 << 10)]
 
 
 class _OutOfTime(Exception):
@@ -81,13 +79,12 @@ def _rules(view: BotView) -> Moyo:
 
 def placeable_stones(game: Moyo, state: Any, seat: str) -> int:
     """1.5: the stones in the seat's Shima that can still go somewhere in their area."""
-    return sum(_POP[game.placeable(state, a)] for a in game.shima(state, seat))
+    return sum(POP[game.placeable(state, a)] for a in game.shima(state, seat))
 
 
 #: an area's open places' masks -> how many can take distinct digits (the same areas come
 #: up again and again in a search: a move changes only its own row, column and area)
 _AREA_MEMO: dict[tuple[int, ...], int] = {}
-
 
 
 def reserve(game: Moyo, state: Any, seat: str) -> int:
@@ -161,7 +158,7 @@ def _draft(view: BotView, rng: random.Random) -> Choice:
     """2.3: the free area with the most placeable stones (ties by `rng`)."""
     game, state = _rules(view), view.state
     # the draft's moves are all Shima picks (2.3)
-    scored = [(_POP[game.placeable(state, m.field)], m) for m in view.legal if isinstance(m, ShimaPick)]
+    scored = [(POP[game.placeable(state, m.field)], m) for m in view.legal if isinstance(m, ShimaPick)]
     top = max(s for s, _ in scored)
     move = rng.choice([m for s, m in scored if s == top])
     return Choice(move, float(top), f"{_describe(game, move)}: {top} placeable stones there")
@@ -294,7 +291,6 @@ class _Search:
             if value > alpha:
                 alpha = value
                 found.append((move, value))
-
 
 
 def strong(view: BotView, rng: random.Random, *, budget: float | None = None, depth: int | None = None) -> Choice:

@@ -25,12 +25,11 @@ from __future__ import annotations
 from typing import Any
 
 from corr.games.moyo.rules import AREA_CELLS, AZUMAYA, Moyo
-from corr.games.moyo.victory import matching, most_stones
+from corr.games.moyo.victory import POP, matching, most_stones
 from corr.geometry import COL_CELLS, FIELD_CELLS, PEERS, ROW_CELLS
 
 #: the most open places of a Shima whose stones are counted exactly (see above)
 EXACT_UP_TO = 12
-_POP = [bin(m).count("1") for m in range(1 << 10)]
 #: the rows, the columns and the fields, each as its nine cells
 _UNITS = (ROW_CELLS, COL_CELLS, FIELD_CELLS[1:])
 
@@ -106,7 +105,7 @@ def _at_least(cand: list[int], cells: list[int]) -> int:
     left = {c: cand[c] for c in cells if cand[c]}
     laid = 0
     while left:
-        cell = min(left, key=lambda c: _POP[left[c]])
+        cell = min(left, key=lambda c: POP[left[c]])
         mask = left.pop(cell)
         if not mask:
             continue

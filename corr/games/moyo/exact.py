@@ -21,11 +21,9 @@ from corr.errors import UsageError
 from corr.games.base import Action
 from corr.games.moyo.bounds import Places, opening, places, stones, verdict
 from corr.games.moyo.rules import Moyo, other
+from corr.games.moyo.victory import MASK_DIGITS, POP
 from corr.geometry import PEERS
 from corr.notation import Move, Placement
-
-_DIGITS: list[tuple[int, ...]] = [tuple(d for d in range(1, 10) if m >> d & 1) for m in range(1 << 10)]
-_POP = [bin(m).count("1") for m in range(1 << 10)]
 
 
 class TooLarge(Exception):
@@ -51,13 +49,13 @@ class Solver:
         theirs = set(where.shima.get(other(seat), ()))
         scored = []
         for c in open_places:
-            for d in _DIGITS[cand[c]]:
+            for d in MASK_DIGITS[cand[c]]:
                 bit = 1 << d
                 gain = 0
                 for p in PEERS[c]:
                     if cand[p] & bit:
                         gain += 1 if p in theirs else -1
-                scored.append((-gain - _POP[cand[c]], c, d))
+                scored.append((-gain - POP[cand[c]], c, d))
         scored.sort()
         return [(c, d) for _, c, d in scored]
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from corr.geometry import DIGITS, FIELD_OF, PEERS
 
-_POP: list[int] = [bin(m).count("1") for m in range(1 << 10)]
-_MASK_DIGITS: list[tuple[int, ...]] = [tuple(d for d in DIGITS if m >> d & 1) for m in range(1 << 10)]
+#: For every candidate mask (bit d: digit d), how many digits it holds, and which, ascending:
+#: the tables every part of Moyo that reads masks shares.
+POP: list[int] = [bin(m).count("1") for m in range(1 << 10)]
+MASK_DIGITS: list[tuple[int, ...]] = [tuple(d for d in DIGITS if m >> d & 1) for m in range(1 << 10)]
 _PEER_BITS: list[int] = [sum(1 << p for p in PEERS[c]) for c in range(81)]
 _UNITS_OF: list[tuple[int, int, int]] = [(c // 9, 9 + c % 9, 17 + FIELD_OF[c]) for c in range(81)]
 Problem = tuple[tuple[int, int], ...]
@@ -70,7 +72,7 @@ def _opening(order: list[int], masks: dict[int, int], rest: Problem) -> int:
             fill(i + 1, masks, skipped, rest, placed)
             return
         peers = _PEER_BITS[cell]
-        for d in _MASK_DIGITS[mask]:
+        for d in MASK_DIGITS[mask]:
             bit = 1 << d
             after = {c: m & ~bit if peers >> c & 1 else m for c, m in masks.items()}
             after[cell] = 0
@@ -111,14 +113,14 @@ def _bound(problem: Problem) -> int:
         count[r] += 1
         count[k] += 1
         count[f] += 1
-        for d in _MASK_DIGITS[m]:
+        for d in MASK_DIGITS[m]:
             spots = where[d]
             spots[0] |= 1 << r
             spots[1] |= 1 << k
             spots[2] |= 1 << f
     best = len(problem)
     for lo in (0, 9, 18):
-        best = min(best, sum(min(count[u], _POP[union[u]]) for u in range(lo, lo + 9)))
+        best = min(best, sum(min(count[u], POP[union[u]]) for u in range(lo, lo + 9)))
     per_digit = sum(min(bin(r).count("1"), bin(k).count("1"), bin(f).count("1")) for r, k, f in where[1:])
     return min(best, per_digit)
 
@@ -145,18 +147,18 @@ def matching(masks: list[int] | tuple[int, ...]) -> int:
     """The most cells of one unit that can take distinct digits at once (a maximum
     matching of cells to digits, by augmenting paths)."""
     n = len(masks)
-    if n < 2 or min(_POP[m] for m in masks) >= n:
+    if n < 2 or min(POP[m] for m in masks) >= n:
         return n  # every cell has digits enough whatever the others take
     union = 0
     for m in masks:
         union |= m
-    if _POP[union] == 1:
+    if POP[union] == 1:
         return 1
     taken: dict[int, int] = {}  # digit -> index of the cell that has it
     seen = [0]  # digits tried in the current search for an augmenting path
 
     def augment(i: int) -> bool:
-        for d in _MASK_DIGITS[masks[i] & ~seen[0]]:
+        for d in MASK_DIGITS[masks[i] & ~seen[0]]:
             if seen[0] >> d & 1:
                 continue
             seen[0] |= 1 << d
@@ -238,12 +240,12 @@ def _branch(problem: Problem) -> int:
     pick, pick_key = 0, (99, 0)
     for i, (c, m) in enumerate(problem):
         peers = _PEER_BITS[c]
-        key = (_POP[m], -sum(1 for p, pm in problem if pm & m and peers >> p & 1))
+        key = (POP[m], -sum(1 for p, pm in problem if pm & m and peers >> p & 1))
         if key < pick_key:
             pick, pick_key = i, key
     cell, mask = problem[pick]
     best = 0
-    for d in _MASK_DIGITS[mask]:
+    for d in MASK_DIGITS[mask]:
         child = _place(problem, cell, d)
         if not _beaten(child, best - 1):
             best = max(best, 1 + _most(child))
