@@ -139,7 +139,7 @@ def test_a_game_whose_subject_is_beyond_ascii_is_left_to_the_email_package(tmp_p
     rep = engine.load(new_game(tmp_path, "combat"))
     made = drafts(rep)[0]
     headers = [(name, f"{value} — Ünïcode" if name == "Subject" else value) for name, value in made.headers]
-    changed = Draft(headers, made.text, made.html, made.log, made.log_name, made.rep, made.boards)
+    changed = Draft(headers, made.text, made.html, made.log, made.rep, made.boards)
     assert changed.written() is None
     assert kept(changed)  # the email package writes it, as it always did
 
@@ -147,7 +147,7 @@ def test_a_game_whose_subject_is_beyond_ascii_is_left_to_the_email_package(tmp_p
 def test_a_header_set_twice_is_left_to_the_email_package_which_refuses_it(tmp_path: Path) -> None:
     rep = engine.load(new_game(tmp_path, "combat"))
     made = drafts(rep)[0]
-    doubled = Draft([*made.headers, ("Subject", "again")], made.text, made.html, made.log, made.log_name, made.rep)
+    doubled = Draft([*made.headers, ("Subject", "again")], made.text, made.html, made.log, made.rep)
     assert doubled.written() is None
     with pytest.raises(ValueError):
         doubled.message()
@@ -273,7 +273,7 @@ def test_any_message_of_corrs_shape_is_written_as_the_email_package_writes_it(
     made = drafts(engine.load(path))[0]
     headers = [(name, subject if name == "Subject" else value) for name, value in made.headers]
     try:
-        changed = Draft(headers, text, html, log, made.log_name, made.rep, None)
+        changed = Draft(headers, text, html, log, made.rep, None)
         expected = kept(changed)
     except Exception:  # noqa: BLE001 - a message the email package refuses: mime must decline it
         assert changed.written() is None

@@ -168,17 +168,26 @@ class SharedParts:
         """The attachment of the log `data` as `corr.mail.mime` writes it (None when it
         does not), encoded once for every seat it goes to."""
         if self._attached is None or self._attached[0] != data:
-            filename = f"{self.rep.header.id}{ATTACHMENT_SUFFIX}"
-            self._attached = (data, mime.attached(data, filename, "/".join(ATTACHMENT_TYPE)))
+            self._attached = (data, _attached(self.rep, data))
         return self._attached[1]
+
+
+def _log_name(rep: Any) -> str:
+    """The attached log's file name: `<game-id>.corr`."""
+    return f"{rep.header.id}{ATTACHMENT_SUFFIX}"
 
 
 def _log_part(rep: Any, data: bytes) -> EmailMessage:
     """The log attached as `<game-id>.corr`: the part `EmailMessage.add_attachment` makes."""
     maintype, subtype = ATTACHMENT_TYPE
     part = EmailMessage()
-    part.set_content(data, maintype=maintype, subtype=subtype, filename=f"{rep.header.id}{ATTACHMENT_SUFFIX}")
+    part.set_content(data, maintype=maintype, subtype=subtype, filename=_log_name(rep))
     return part
+
+
+def _attached(rep: Any, data: bytes) -> mime.Attached | None:
+    """`_log_part` as `corr.mail.mime` writes it (None when it does not)."""
+    return mime.attached(data, _log_name(rep), "/".join(ATTACHMENT_TYPE))
 
 
 def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
@@ -212,7 +221,7 @@ def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str
         "private_header": PRIVATE_HEADER,
         "new_records": record_lines(view, rep, since),
         "attached": view.whole,
-        "log_name": f"{header.id}{ATTACHMENT_SUFFIX}",
+        "log_name": _log_name(rep),
         "moves": [step_text(step, view.over) for step in view.steps],
         "game_text": game_text(view, header).rstrip("\n"),
         "board": _board(render(view, fmt) if boards is None else boards.draw(view, fmt), fmt),
@@ -356,7 +365,6 @@ class Draft:
     text: str
     html: str
     log: bytes | None
-    log_name: str
     rep: Any
     boards: SharedParts | None = None
 
@@ -382,8 +390,7 @@ class Draft:
         (`corr.mail.mime`); None when the message is not of the shape mime writes."""
         attachment = None
         if self.log is not None:
-            attachment = (mime.attached(self.log, self.log_name, "/".join(ATTACHMENT_TYPE)) if self.boards is None
-                          else self.boards.attached(self.log))
+            attachment = _attached(self.rep, self.log) if self.boards is None else self.boards.attached(self.log)
             if attachment is None:
                 return None
         return mime.written(self.headers, self.text, self.html, attachment)
@@ -433,7 +440,7 @@ def draft(
     html = environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards))
     lines = log_lines(view, rep)
     data = None if lines is None else b"".join(line + b"\n" for line in lines)
-    return Draft(headers, plain, html, data, f"{rep.header.id}{ATTACHMENT_SUFFIX}", rep, boards)
+    return Draft(headers, plain, html, data, rep, boards)
 
 
 def _sender(value: str) -> tuple[str, str]:

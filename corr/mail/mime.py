@@ -74,8 +74,7 @@ def attached(data: bytes, filename: str, type_: str) -> Attached | None:
         return None
     if len(f'Content-Disposition: attachment; filename="{filename}"') > MAX_LINE or not data:
         return None
-    step = MAX_LINE // 4 * 3  # contentmanager._encode_base64: 57 bytes a line
-    body = "".join(binascii.b2a_base64(data[i:i + step]).decode("ascii") for i in range(0, len(data), step))
+    body = _base64(data).decode("ascii")
     return Attached(type_, filename, body)
 
 
@@ -196,9 +195,14 @@ def _encoded(lines: list[bytes]) -> tuple[str, bytes]:
         return ("7bit" if whole.isascii() else "8bit"), whole
     sniff = b"\n".join(lines[:10]) + b"\n"
     if len(_quoted_printable(lines[:10])) > len(binascii.b2a_base64(sniff)):
-        step = MAX_LINE // 4 * 3
-        return "base64", b"".join(binascii.b2a_base64(whole[i:i + step]) for i in range(0, len(whole), step))
+        return "base64", _base64(whole)
     return "quoted-printable", _quoted_printable(lines)
+
+
+def _base64(data: bytes) -> bytes:
+    """`data` in base64 as `contentmanager._encode_base64` writes it: 57 bytes a line."""
+    step = MAX_LINE // 4 * 3
+    return b"".join(binascii.b2a_base64(data[i:i + step]) for i in range(0, len(data), step))
 
 
 #: A line quoted-printable leaves as it is: bytes safe in a body (printable ASCII but
