@@ -39,39 +39,37 @@ def draw(seed: str, label: str, span: int, k: int = 0) -> tuple[int, int]:
     each range known only after the last choice, deals as reproducibly as a shuffle.
     Threading k through the calls keeps every number of one `label` a fresh draw.
     """
-    if span < 1:
-        raise ValueError(f"cannot draw from an empty range (span {span})")
-    limit = (1 << 64) - (1 << 64) % span
-    while True:
-        value = int.from_bytes(hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
-        k += 1
-        if value < limit:
-            return value % span, k
+    return _pick(f"{seed}|{label}|".encode(), span, k)
 
 
 #: 2**64: a draw is 64 bits
 _TOP = 1 << 64
 
 
+def _pick(prefix: bytes, span: int, k: int) -> tuple[int, int]:
+    """`draw` from the label's bytes `prefix` (`seed|label|`): the number and the next k."""
+    if span < 1:
+        raise ValueError(f"cannot draw from an empty range (span {span})")
+    limit = _TOP - _TOP % span
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    while True:
+        value = from_bytes(sha256(prefix + b"%d" % k).digest()[:8], "big")
+        k += 1
+        if value < limit:  # else biased: rejected
+            return value % span, k
+
+
 def draws(seed: str, label: str) -> Callable[[int], int]:
     """`draw` one number after another: each call takes a span and returns the next
     number in `range(span)`, as threading k through `draw` from 0 would.
     A Domino deal's peel draws some fifty and is dealt again on every load: the
-    label's bytes are made once and k counts inside (a shuffle of a few items gains
-    nothing by it and keeps `draw`)."""
+    label's bytes are made once and k counts inside."""
     prefix = f"{seed}|{label}|".encode()
-    sha256, from_bytes = hashlib.sha256, int.from_bytes
     k = 0
 
     def number(span: int) -> int:
         nonlocal k
-        if span < 1:
-            raise ValueError(f"cannot draw from an empty range (span {span})")
-        limit = _TOP - _TOP % span
-        while True:
-            value = from_bytes(sha256(prefix + b"%d" % k).digest()[:8], "big")
-            k += 1
-            if value < limit:  # else biased: rejected, as `draw` rejects it
-                return value % span
+        value, k = _pick(prefix, span, k)
+        return value
 
     return number
