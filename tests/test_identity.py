@@ -231,3 +231,67 @@ def test_key_new_makes_both_files_durable(tmp_path: Path, monkeypatch: pytest.Mo
     key, pub = new_key(tmp_path / "anna")
     assert str(key.stat().st_ino) in synced and str(pub.stat().st_ino) in synced
     assert synced[-1] == "dir"  # after the last file was written
+
+
+#: The order of Ed25519's group: a signature's S at or above it is another spelling of S - L.
+ORDER = 2**252 + 27742317777372353535851937790883648493
+#: The neutral point (y = 1) as a public key: of small order, so under a lax check the
+#: signature R = that point, S = 0 holds for every message.
+SMALL_ORDER_KEY = "ed25519:" + base64.b64encode((1).to_bytes(32, "little")).decode()
+ANY_RECORD_SIGNATURE = base64.b64encode((1).to_bytes(32, "little") + bytes(32)).decode()
+
+
+def with_s_plus_order(sig: str) -> str:
+    raw = base64.b64decode(sig)
+    s = int.from_bytes(raw[32:], "little") + ORDER
+    return base64.b64encode(raw[:32] + s.to_bytes(32, "little")).decode()
+
+
+def flipped(sig: str) -> str:
+    raw = bytearray(base64.b64decode(sig))
+    raw[10] ^= 1
+    return base64.b64encode(bytes(raw)).decode()
+
+
+@pytest.mark.parametrize("forgery", ["altered record", "altered signature", "stranger's key", "S + group order",
+                                     "small-order key"])
+def test_verify_refuses_a_signature_not_the_seats(signed_game: Path, keys, corr, forgery: str) -> None:
+    from corr.identity import panel_bytes, sign_bytes, verified, verify
+
+    two_signed_moves(signed_game, keys, corr)
+    log = store.read(signed_game)
+    key, record = log.header.seats[1].key, log.records[-1]
+    assert key is not None and record.sig is not None
+    verify(key, log.header.id, record)  # as signed, it holds
+    forged = {
+        "altered record": (key, record._replace(move="3 (1,3)")),
+        "altered signature": (key, record._replace(sig=flipped(record.sig))),
+        "stranger's key": (Path(f"{keys['mallory']}.pub").read_text().strip(), record),
+        "S + group order": (key, record._replace(sig=with_s_plus_order(record.sig))),
+        "small-order key": (SMALL_ORDER_KEY, record._replace(sig=ANY_RECORD_SIGNATURE)),
+    }[forgery]
+    with pytest.raises(CorruptLog, match=r"^seq 2: the signature is not B's \(altered record or a stranger's key\)$") \
+            as caught:
+        verify(*forged[:1], log.header.id, forged[1])
+    assert caught.value.kind == "signature" and caught.value.seq == 2
+    data = panel_bytes(log.header.id, "B", 2, "{}")
+    signature = sign_bytes(load_private(f"{keys['ben']}.key"), data)
+    assert verified(key, data, signature)
+    assert not verified(forged[0], data + b" " if forgery == "altered record" else data,
+                        {"altered signature": flipped(signature), "S + group order": with_s_plus_order(signature),
+                         "small-order key": ANY_RECORD_SIGNATURE}.get(forgery, signature))
+
+
+def test_verify_refuses_a_header_key_that_is_not_canonical_base64(signed_game: Path, keys, corr) -> None:
+    from corr.identity import verified, verify
+
+    two_signed_moves(signed_game, keys, corr)
+    log = store.read(signed_game)
+    key, record = log.header.seats[1].key, log.records[-1]
+    assert key is not None and record.sig is not None
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    twin = key[:-2] + alphabet[alphabet.index(key[-2]) | 1] + "="  # the same 32 bytes, an unused bit set
+    assert base64.b64decode(twin[8:]) == base64.b64decode(key[8:]) and twin != key
+    with pytest.raises(CorruptLog, match=r"^seq 2: B's key in the header is not a corr public key"):
+        verify(twin, log.header.id, record)
+    assert not verified(twin, b"data", record.sig)
