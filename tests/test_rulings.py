@@ -516,3 +516,11 @@ def test_a_void_rebuilds_from_the_kept_position_as_from_the_start(corr, keys: Pa
     assert [(s.record.seq, s.voided, s.outcome.events) for s in again.steps] == [
         (s.record.seq, s.voided, s.outcome.events) for s in kept.steps]
     assert again.voided == kept.voided == frozenset({2, 6})
+
+
+def test_a_decision_in_another_spelling_is_refused_every_time_it_is_read() -> None:
+    """DESIGN 5: one spelling per record; the decisions read are kept, the refusals never."""
+    assert rulings.written("adjust-clock A=+2") == parse_decision("adjust-clock A=+2")
+    for _ in range(2):
+        with pytest.raises(UsageError, match=r"writes its decision 'adjust-clock A=\+2', not 'adjust-clock A=\+02'"):
+            rulings.written("adjust-clock A=+02")

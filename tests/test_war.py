@@ -1013,6 +1013,22 @@ def test_war_1_4_a_malformed_position_string_is_refused_before_any_file_is_writt
     assert list(tmp_path.iterdir()) == []
 
 
+def test_war_1_4_games_from_one_position_string_share_nothing_a_move_changes() -> None:
+    """The setup is read once per string: each game still starts from its own copy, and
+    the string is written back in its one spelling."""
+    from corr.games.war.rules import War, position_text
+
+    text = setup({(5, 5): "N", (3, 3): "b4"}, "w")
+    loose = "  " + text.replace(" w", "   w") + " "
+    assert War.resolve_options({"setup": loose})["setup"] == text == War.resolve_options({"setup": text})["setup"]
+    first, second = start({(5, 5): "N", (3, 3): "b4"}), start({(5, 5): "N", (3, 3): "b4"})
+    play(first, mv("N", (5, 5), (3, 4)))
+    piece, side, turn = parse_position(text)
+    assert (second.state.piece, second.state.side, second.state.turn) == (piece, side, turn)
+    assert position_text(second.game.initial().piece, second.game.initial().side, turn) == text
+    assert first.state.piece != piece
+
+
 # --- JSON and the position string ------------------------------------------------------
 def test_war_1_4_show_json_has_81_cells_and_the_position(corr, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = new_file(corr, tmp_path / "g.corr")

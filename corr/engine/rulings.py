@@ -19,9 +19,10 @@ The decisions:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
-from corr.decisions import parse_decision
+from corr.decisions import Decision, parse_decision
 from corr.engine.keys import official_keys
 from corr.engine.position import Position, Step
 from corr.errors import IllegalMove, UsageError
@@ -44,9 +45,7 @@ def apply(rep: Position, record: Record, index: int, judge: Judge, *, rebuilding
         raise IllegalMove("", f"a ruling is made by the referee or the host, not by seat {record.by}")
     if record.by not in official_keys(header):
         raise IllegalMove("", f"the header names no {record.by}, so there is nobody to rule")
-    decision = parse_decision(record.move or "")
-    if str(decision) != record.move:
-        raise UsageError(f"a ruling writes its decision {str(decision)!r}, not {record.move!r}: one spelling per record")
+    decision = written(record.move or "")
     if not (record.note or "").strip():
         raise UsageError("a ruling gives its reason (note)")
     if record.note != record.note.strip():  # type: ignore[union-attr]
@@ -76,6 +75,16 @@ def apply(rep: Position, record: Record, index: int, judge: Judge, *, rebuilding
         return Outcome(events=(f"{what}: {seat}'s clock {'gains' if decision.days > 0 else 'loses'} "
                                f"{days} day{'s' if days != 1 else ''}",))
     return _uphold(rep, rep.steps[target - 1], what)
+
+
+@lru_cache(maxsize=32)
+def written(move: str) -> Decision:
+    """The decision a ruling's `move` writes, in its one spelling; parsed once per
+    spelling, as a log's rulings write few."""
+    decision = parse_decision(move)
+    if str(decision) != move:
+        raise UsageError(f"a ruling writes its decision {str(decision)!r}, not {move!r}: one spelling per record")
+    return decision
 
 
 def _seat(rep: Position, seat: str | None) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from operator import itemgetter
 from dataclasses import dataclass, field
 
@@ -93,7 +94,7 @@ def _piece_move(letter: str, src: int, dst: int, capture: bool) -> PieceMove:
 
 
 # --- the position string (1.4 ruling: "a FEN-like line") ----------------------------------
-def position_text(piece: list[int], side: list[int], turn: int) -> str:
+def position_text(piece: Sequence[int], side: Sequence[int], turn: int) -> str:
     """The position as one line: rows 1 (top) to 9 joined by `/`, a cell `.` when empty,
     `S C L N I` or a digit for White's pieces and numbers, the same with a `b` before it
     for Black's; then ` w` or ` b`, the colour to move."""
@@ -149,6 +150,15 @@ def parse_position(text: str) -> tuple[list[int], list[int], int]:
                 if p > cell and piece[p] == d:
                     raise UsageError(f"setup: two {d}s at {name(cell)} and {name(p)} break the Sudoku rule (2.1)")
     return piece, side, WHITE if parts[1] == "w" else BLACK
+
+
+@lru_cache(maxsize=16)
+def _setup(text: str) -> tuple[tuple[int, ...], tuple[int, ...], int, str]:
+    """`parse_position` and the position string it reads as, kept per text: every load
+    of a log resolves the header's setup and then makes the game from it, and the setups
+    played are few."""
+    piece, side, turn = parse_position(text)
+    return tuple(piece), tuple(side), turn, position_text(piece, side, turn)
 
 
 def _default_setup() -> str:
@@ -216,14 +226,13 @@ class War(Game[WarState]):
 
     def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
         super().__init__(options, seats, seed)
-        self.setup = parse_position(options["setup"])
+        self.setup = _setup(options["setup"])[:3]
         self.repetition = options["repetition"] == "3"
 
     @classmethod
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
         opts = super().resolve_options(given)
-        piece, side, turn = parse_position(opts["setup"])
-        opts["setup"] = position_text(piece, side, turn)
+        opts["setup"] = _setup(opts["setup"])[3]
         return opts
 
     # --- position -------------------------------------------------------------------
@@ -475,7 +484,8 @@ class War(Game[WarState]):
             events.append(f"{seat} moves: {state.offer}'s draw offer lapses")
             state.offer = None
         piece, side = state.piece, state.side
-        staying = [c for c in before if side[c] and side[c] != own and piece[c] < 10]  # still there, in line order
+        # still there, in line order (most turns began with none there)
+        staying = [c for c in before if side[c] and side[c] != own and piece[c] < 10] if before else before
         state.turn = enemy
         if staying:
             state.winners = (SEAT_OF[enemy],)
