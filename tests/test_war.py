@@ -20,6 +20,7 @@ import pytest
 
 from corr import engine, randomplay
 from corr.errors import IllegalMove
+from corr.games.base import Action
 from corr.games.war.rules import DEFAULT_SETUP, KING, WRITTEN, WarState, _can_move, _is_legal, parse_position
 from corr.geometry import cell_at, name
 from corr.log import store
@@ -1417,3 +1418,30 @@ def test_war_the_state_hash_s_cells_kept_by_each_record_are_the_board_s(seed: in
     engine.replay(rep.log, each=check)
     played = [str(step.action.move) for step in rep.steps]
     assert any("=" in m for m in played) and any(m.startswith("S") and "x" in m for m in played)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_war_3_1_3_2_a_turn_ends_alike_on_the_short_path_and_the_long_one(seed: int) -> None:
+    """Most moves end their turn on a short path (no enemy number on the mover's first
+    line, no draw offer, positions not counted, the other side able to move); counting
+    positions (repetition=3) sends every move down the long one, `_end_turn`. Until a
+    position stands a third time, both give the same outcome and the same position
+    after every move of random games, draw offers that lapse among them."""
+    from corr.games.war.rules import War
+
+    rep = randomplay.play("war", ["White", "Black"], {}, seed=seed, max_records=500)
+    short, long = rep.game, War(War.resolve_options({"repetition": "3"}), ["A", "B"])
+    a, b = short.initial(), long.initial()
+    offers = 0
+    for i, step in enumerate(rep.steps):
+        if i % 7 == 3 and not a.over:  # the side not on turn offers a draw; the next move lets it lapse
+            offer = Action(0, "draw-offer", "B" if a.turn == 1 else "A")
+            assert short.apply(a, offer) == long.apply(b, offer)
+            offers += 1
+        outcomes = short.apply(a, step.action), long.apply(b, step.action)
+        if b.ending.startswith("the same position"):
+            break
+        assert outcomes[0] == outcomes[1], (i, str(step.action.move))
+        assert (a.piece, a.side, a.turn, a.last, a.offer, a.winners, a.ending) == \
+            (b.piece, b.side, b.turn, b.last, b.offer, b.winners, b.ending), i
+    assert offers > 5 and i > 50

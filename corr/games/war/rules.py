@@ -380,6 +380,11 @@ class War(Game[WarState]):
             cells[src] = cells[src + 81] = 0
             cells[dst], cells[dst + 81] = piece[dst], side[dst]
         state.last = (src, dst)
+        if not before and state.offer is None and not self.repetition and _any_move(piece, side, 3 - own):
+            # `_end_turn` of most moves: no enemy number on the first line, no offer to
+            # lapse, no repetition to count, and the other side can move
+            state.turn = 3 - own
+            return Fought(took=took, suicide=suicide) if took else _QUIET_MOVE
         return self._end_turn(state, action.by, took, before, suicide)
 
     def _correct(self, state: WarState, move: Correction, own: int, seat: str) -> Outcome:
