@@ -8,6 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from corr import engine
 from corr.errors import CorruptLog
@@ -295,3 +296,28 @@ def test_verify_refuses_a_header_key_that_is_not_canonical_base64(signed_game: P
     with pytest.raises(CorruptLog, match=r"^seq 2: B's key in the header is not a corr public key"):
         verify(twin, log.header.id, record)
     assert not verified(twin, b"data", record.sig)
+
+
+_FIELD = st.text(st.sampled_from('aZ09-:"\\\x00\x1f\x7f \u00e9\u2028\U0001f600') | st.characters(), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seq=st.integers(-1, 10**20) | st.booleans(), texts=st.lists(_FIELD, min_size=5, max_size=5),
+       move=st.none() | _FIELD | st.integers(0, 9), target=st.none() | st.integers(0, 10**20) | st.booleans(),
+       note=st.none() | _FIELD, sig=st.none() | _FIELD, seed=st.none() | _FIELD, seal=st.none() | _FIELD)
+def test_what_a_signature_covers_is_the_record_s_line_without_sig(seq, texts, move, target, note, sig, seed,
+                                                                  seal) -> None:  # type: ignore[no-untyped-def]
+    """DESIGN 6: the signed bytes are the game id and `lines.dump` of the record without
+    `sig`, whichever way they are written, for any record (a log's or not)."""
+    from corr.identity import DOMAIN, signed_bytes
+    from corr.log import lines
+
+    kind, by, at, prev, state = texts
+    record = lines.Record(seq, kind, by, at, prev, state, move, target, note, sig, seed, seal)
+    try:
+        line = lines.dump(record._replace(sig=None))
+    except UnicodeEncodeError:
+        with pytest.raises(UnicodeEncodeError):
+            signed_bytes("g-1", record)
+        return
+    assert signed_bytes("g-1", record) == DOMAIN + b"g-1\n" + line
