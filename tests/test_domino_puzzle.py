@@ -238,10 +238,19 @@ def test_domino_a_board_is_81_cells(function) -> None:  # type: ignore[no-untype
 
 
 # --- the dealer's draw --------------------------------------------------------------------
-def reference_draw(seed: str, label: str, span: int, k: int) -> tuple[int, int]:
+def reference_shuffle(seed: str, items: range, label: str, sha256=hashlib.sha256) -> list[int]:  # type: ignore
+    """Fisher-Yates over `reference_draw`: `shuffle` as its docstring specifies it."""
+    out, k = list(items), 0
+    for i in range(len(out) - 1, 0, -1):
+        j, k = reference_draw(seed, label, i + 1, k, sha256)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def reference_draw(seed: str, label: str, span: int, k: int, sha256=hashlib.sha256) -> tuple[int, int]:  # type: ignore
     """`draw` as its docstring specifies it, written out independently."""
     while True:
-        value = int.from_bytes(hashlib.sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
+        value = int.from_bytes(sha256(f"{seed}|{label}|{k}".encode()).digest()[:8], "big")
         k += 1
         if value < (2**64 // span) * span:
             return value % span, k
@@ -277,6 +286,60 @@ def test_dealer_draws_are_draw_with_k_threaded() -> None:
     assert [number(span) for span in spans] == expected
     with pytest.raises(ValueError, match="empty range"):
         number(0)
+
+
+@pytest.mark.parametrize("expected", [0, 1, 5, 31, 40])
+def test_dealer_draws_hashed_ahead_are_draw_with_k_threaded(expected: int) -> None:
+    """Draws hashed up front deal what `draw` deals, through a rejected draw (2**63 + 1
+    rejects about half), a draw the quick test cannot take (2**64 - 1: below 2**64 -
+    span is none) and past the draws hashed ahead (a peel that backtracks)."""
+    spans = [81, 2, 2**63 + 1, 9, 2**64 - 1, 1, 30, 2**63 + 1] * 4
+    number, k, want = dealing.draws(SEED, "domino-peel", expected), 0, []
+    for span in spans:
+        j, k = dealing.draw(SEED, "domino-peel", span, k)
+        want.append(j)
+    assert [number(span) for span in spans] == want
+    for span in (0, -3):
+        with pytest.raises(ValueError, match="empty range"):
+            dealing.draws(SEED, "domino-peel", expected)(span)
+
+
+def test_dealer_shuffles_are_shuffle_of_each() -> None:
+    sizes = [9, 3, 1, 0, 3, 81, 2]
+    for n in range(60):
+        seed = f"s{n}" if n % 2 else "ü" * (n % 4) + f"{n}"
+        orders = [(f"label-{i}", range(size)) for i, size in enumerate(sizes)]
+        assert dealing.shuffles(seed, orders) == [dealing.shuffle(seed, items, label) for label, items in orders]
+    assert dealing.shuffles(SEED, []) == []
+
+
+def test_dealer_shuffles_deal_one_by_one_where_a_draw_may_be_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw at the top of the 64-bit range (forced: draw 0 of "x") is rejected by the
+    shuffle it belongs to, so the shuffles are dealt one by one, as `shuffle` deals them;
+    and so is a Domino grid (7.1) whose draw is forced so."""
+    real = hashlib.sha256
+
+    class Forced:
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def digest(self) -> bytes:
+            if self.data.endswith((b"|x|0", b"|domino-rows-1|0")):
+                return b"\xff" * 32
+            return real(self.data).digest()
+
+    class FakeHashlib:
+        sha256 = Forced
+
+    orders = [("a", range(9)), ("x", range(3)), ("c", range(5))]
+    plain = dealing.shuffles(SEED, orders)
+    seeds = [f"{n:032x}" for n in range(8)]
+    grids = [solution_grid(s) for s in seeds]
+    monkeypatch.setattr(dealing, "hashlib", FakeHashlib)
+    forced = dealing.shuffles(SEED, orders)
+    assert forced == [reference_shuffle(SEED, items, label, Forced) for label, items in orders]
+    assert forced[1] != plain[1] and forced[::2] == plain[::2]
+    assert [solution_grid(s) for s in seeds] == [tuple(reference_grid(s)) for s in seeds] != grids
 
 
 def test_dealer_shuffle_is_fisher_yates_over_draw() -> None:

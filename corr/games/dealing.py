@@ -8,7 +8,7 @@ the revealed seed deals the same cards in the same order.
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 #: The one seat-like name the dealer acts under in records (`by`).
 DEALER = "dealer"
@@ -59,16 +59,48 @@ def _pick(prefix: bytes, span: int, k: int) -> tuple[int, int]:
             return value % span, k
 
 
-def draws(seed: str, label: str) -> Callable[[int], int]:
+def shuffles(seed: str, orders: Iterable[tuple[str, Sequence[T]]]) -> list[list[T]]:
+    """`shuffle(seed, items, label)` of each (label, items), their draws hashed in one go.
+
+    A shuffle of n items takes draws 0..n-2 of its label unless one is rejected; a draw
+    below 2**64 - n is below the biased top of every range up to n, so when every draw
+    is, they are the shuffles' draws as they stand. Otherwise each shuffle deals on its
+    own. A Domino deal is dealt again on every load, and its grid is seven shuffles."""
+    outs = [(label, list(items)) for label, items in orders]
+    head = seed.encode()
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    texts = [b"%b|%b|%d" % (head, label.encode(), k) for label, out in outs for k in range(len(out) - 1)]
+    values = [from_bytes(sha256(text).digest()[:8], "big") for text in texts]
+    if values and max(values) >= _TOP - max(len(out) for _, out in outs):
+        return [shuffle(seed, out, label) for label, out in outs]
+    dealt = iter(values)
+    for _, out in outs:
+        for i, value in zip(range(len(out) - 1, 0, -1), dealt):
+            j = value % (i + 1)
+            out[i], out[j] = out[j], out[i]
+    return [out for _, out in outs]
+
+
+def draws(seed: str, label: str, expected: int = 0) -> Callable[[int], int]:
     """`draw` one number after another: each call takes a span and returns the next
     number in `range(span)`, as threading k through `draw` from 0 would.
-    A Domino deal's peel draws some fifty and is dealt again on every load: the
-    label's bytes are made once and k counts inside."""
+
+    A Domino deal's peel draws some fifty and is dealt again on every load: the label's
+    bytes are made once, and the first `expected` draws are hashed up front in one go.
+    A draw below 2**64 - span is below the biased top of its range, so it is taken as
+    it stands; any other goes through `_pick` from its k, rejection and all."""
     prefix = f"{seed}|{label}|".encode()
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    ahead = [from_bytes(sha256(prefix + b"%d" % k).digest()[:8], "big") for k in range(expected)]
     k = 0
 
     def number(span: int) -> int:
         nonlocal k
+        if k < expected and span > 0:
+            value = ahead[k]
+            if value < _TOP - span:
+                k += 1
+                return value % span
         value, k = _pick(prefix, span, k)
         return value
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from corr.games.dealing import draw, draws, shuffle
+from corr.games.dealing import draw, draws, shuffles
 from corr.counts import counted
 from corr.errors import UsageError
 from corr.geometry import CELLS, COL_CELLS, ROW_CELLS
@@ -162,9 +162,8 @@ def solution_grid(seed: str) -> tuple[int, ...]:
     ("domino-transpose"). All through the dealer's SHA-256 draws, so every machine and
     Python version deals the same grid.
     """
-    digits = shuffle(seed, range(1, 10), "domino-digits")
-    rows = _within_bands(seed, "domino-rows")
-    cols = _within_bands(seed, "domino-cols")
+    digits, *lines = shuffles(seed, [("domino-digits", range(1, 10))] + _LINE_SHUFFLES)
+    rows, cols = _within_bands(lines[:4]), _within_bands(lines[4:])
     transpose, _ = draw(seed, "domino-transpose", 2)
     twice = digits + digits  # digits[(n + j) % 9] is twice[n + j] for n, j in 0..8
     starts = [3 * (i % 3) + i // 3 for i in rows]  # the base pattern's row i, from its column 0
@@ -173,10 +172,16 @@ def solution_grid(seed: str) -> tuple[int, ...]:
     return tuple(twice[n + j] for n in starts for j in cols)
 
 
-def _within_bands(seed: str, label: str) -> list[int]:
-    """A seeded order of the lines 0..8 that keeps each band of three together."""
-    bands = shuffle(seed, range(3), label)
-    return [3 * band + i for band in bands for i in shuffle(seed, range(3), f"{label}-{band}")]
+#: The shuffles of the lines: for rows, then columns, the order of the bands and the
+#: order within band 0, 1 and 2 (`_within_bands`).
+_LINE_SHUFFLES = [(f"domino-{lines}{band}", range(3)) for lines in ("rows", "cols") for band in ("", "-0", "-1", "-2")]
+
+
+def _within_bands(orders: list[list[int]]) -> list[int]:
+    """A seeded order of the lines 0..8 that keeps each band of three together, from
+    the order of the bands and the order within each band."""
+    bands, *within = orders
+    return [3 * band + i for band in bands for i in within[band]]
 
 
 def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
@@ -204,41 +209,63 @@ def peel(seed: str, cells: Sequence[int], givens: int) -> list[int]:
     # along their column (one line's stones in each 9-bit field, or every 9th bit, of it)
     along_rows = sum(_ROW_DOCKS[(stones >> 9 * r) & 511] << 9 * r for r in range(9))
     along_cols = sum(_COL_DOCKS[(by_cols >> 9 * c) & 511] << c for c in range(9))
-    options = [along_rows | along_cols]  # options[i]: those not yet tried after i removals
+    left = along_rows | along_cols  # the stones not yet tried after this many removals
+    untried: list[int] = []  # `left` of each removal before, to go back to
     dead: set[int] = set()  # boards with no way on, as masks
-    number = draws(seed, "domino-peel")
+    number = draws(seed, "domino-peel", to_remove)  # one draw a removal, unless it backtracks
+    row_docks, col_docks, row_cells, cell_bits = _ROW_DOCKS, _COL_DOCKS, _ROW_CELLS, _CELL_BITS
     while len(removed) < to_remove:
-        left = options[-1]
         if left:
             j = number(left.bit_count())
-            for r9 in _ROW_STARTS:  # the j-th stone of `left`: the draw's order is the cell order
-                line = (left >> r9) & 511
-                count = line.bit_count()
-                if j < count:
-                    cell = r9 + _ROW_CELLS[line][j]
-                    break
+            # the j-th stone of `left` (the draw's order is the cell order): its band of
+            # three rows, then its row
+            band = left & _BAND
+            count = band.bit_count()
+            if j < count:
+                first = 0
+            else:
                 j -= count
-            bit, col_bit, r9, c, not_row, not_col = _CELL_BITS[cell]
-            options[-1] = left ^ bit
+                band = (left >> 27) & _BAND
+                count = band.bit_count()
+                if j < count:
+                    first = 27
+                else:
+                    j -= count
+                    band = left >> 54
+                    first = 54
+            line = band & 511
+            count = line.bit_count()
+            if j >= count:
+                j -= count
+                line = (band >> 9) & 511
+                count = line.bit_count()
+                first += 9
+                if j >= count:
+                    j -= count
+                    line = band >> 18
+                    first += 9
+            cell = first + row_cells[line][j]
+            bit, col_bit, r9, c9, c, not_row, not_col = cell_bits[cell]
+            left ^= bit
             if dead and stones ^ bit in dead:
                 continue
             stones ^= bit
             by_cols ^= col_bit
             removed.append(cell)
+            untried.append(left)
         else:  # a dead end: put the last stone back and choose differently
             dead.add(stones)
-            options.pop()
             if not removed:
                 raise ValueError(f"no peel leaves {counted(givens, 'stone')} on this board")
             cell = removed.pop()
-            bit, col_bit, r9, c, not_row, not_col = _CELL_BITS[cell]
+            bit, col_bit, r9, c9, c, not_row, not_col = cell_bits[cell]
             stones |= bit
             by_cols |= col_bit
         # only the changed cell's row and column dock differently
-        along_rows = (along_rows & not_row) | _ROW_DOCKS[(stones >> r9) & 511] << r9
-        along_cols = (along_cols & not_col) | _COL_DOCKS[(by_cols >> 9 * c) & 511] << c
-        if left:
-            options.append(along_rows | along_cols)
+        along_rows = (along_rows & not_row) | row_docks[(stones >> r9) & 511] << r9
+        along_cols = (along_cols & not_col) | col_docks[(by_cols >> c9) & 511] << c
+        # a stone taken: choose among those of the board now; put back: among the rest
+        left = untried.pop() if stones & bit else along_rows | along_cols
     return removed
 
 
@@ -267,12 +294,14 @@ _COL_DOCKS = [sum(1 << 9 * r for r in range(9) if d >> r & 1) for d in map(_line
 _COLUMN_0 = sum(1 << 9 * r for r in range(9))
 #: by a row's 9-bit mask: the columns of its stones, in order
 _ROW_CELLS = [tuple(i for i in range(9) if line >> i & 1) for line in range(512)]
-#: the first cell of each row
-_ROW_STARTS = tuple(range(0, 81, 9))
-#: by cell: its bit by rows and by columns, its row's first cell, its column, and the
-#: masks by rows of all but its row and of all but its column
+#: the cells of a band of three rows, as a mask of the first band
+_BAND = (1 << 27) - 1
+#: by cell: its bit by rows and by columns, its row's first cell, its column's first
+#: cell by columns, its column, and the masks by rows of all but its row and of all but
+#: its column
 _CELL_BITS = [
-    (1 << c, 1 << _TRANSPOSED[c], c - c % 9, c % 9, ~(511 << (c - c % 9)), ~(_COLUMN_0 << (c % 9))) for c in CELLS
+    (1 << c, 1 << _TRANSPOSED[c], c - c % 9, 9 * (c % 9), c % 9, ~(511 << (c - c % 9)), ~(_COLUMN_0 << (c % 9)))
+    for c in CELLS
 ]
 #: by a line's 9-bit mask: its docking cells, as bits of row 0 and of column 0
 _ROW_DOCKING = [_line_docking(line) for line in range(512)]
