@@ -192,6 +192,25 @@ def test_domino_1_2_every_seat_starts_alike_and_is_given_the_same_digits_in_any_
         assert [r.by for r in rep.log.records] == ["A", "A", "B"]
 
 
+def test_domino_1_2_each_boards_hash_spells_its_cells_as_they_stand() -> None:
+    """The text a board's hash spells is kept beside its cells as stones and jokers go
+    on: after every record of random duels it is the cells read afresh, every board's."""
+    from corr.games.domino.rules import board_text
+
+    seen = 0
+    for n in range(6):
+        log = randomplay.play("domino", ["Ann", "Ben", "Cleo"][: 2 + n % 2], {"givens": "70"}, seed=n).log
+
+        def spelled(pos: engine.Position) -> None:
+            nonlocal seen
+            for board in pos.state.boards:
+                assert board.key().split("|")[0] == board_text(board.cells)
+                seen += 1
+
+        engine.replay(store.parse(store.text(log), Path("copy.corr")), each=spelled)
+    assert seen > 100
+
+
 def test_domino_1_2_a_running_duel_shows_no_seat_anything_of_another_board() -> None:
     with freeze_time(T0):
         rep = secret(givens="78")
@@ -935,6 +954,17 @@ def test_domino_6_2_the_time_bonus_uses_the_seconds_left_at_the_records_time() -
     with freeze_time("2026-04-01 00:00:00"):
         again = engine.replay(store.parse(store.text(rep.log), Path("copy.corr")))
     assert again.game.board_of(again.state, "A").points == 1955 + 10
+
+
+def test_domino_6_1_the_seconds_left_are_those_at_each_time_asked() -> None:
+    """Each record's time decides its seconds left, a time asked again after another
+    as much as a new one (the last answer is kept for the next record of its second)."""
+    with freeze_time(T0):
+        game = practice().game
+    times = ["2026-03-01T12:00:00Z", "2026-03-01T12:04:00Z", "2026-03-01T12:04:00Z", "2026-03-01T12:00:00Z",
+             "2026-03-01T12:10:01Z", "2026-03-01T12:09:59Z", "2026-03-01T12:04:00Z"]
+    assert [game.seconds_left(at) for at in times] == [600, 360, 360, 600, -1, 1, 360]
+    assert game.seconds_left(None) is None
 
 
 def test_domino_6_2_completion_exactly_at_the_limit_has_no_time_bonus() -> None:

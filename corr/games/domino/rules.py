@@ -78,23 +78,27 @@ class Board:
     #: the cells not empty, as deal.occupied's masks, kept with `cells` by `fill`: the
     #: docking cells are read from them after every record
     occupied: tuple[int, int] = (0, 0)
+    #: the cells as `board_text` spells them, kept with `cells` by `fill`: every
+    #: record's hash spells the board
+    text: bytearray = field(default_factory=bytearray)
 
     @classmethod
     def start(cls, cells: list[int]) -> Board:
-        return cls(cells, Grid(cells), occupied=deal.occupied(cells))
+        return cls(cells, Grid(cells), occupied=deal.occupied(cells), text=bytearray(bytes(cells).translate(_TEXT)))
 
     def copy(self) -> Board:
         return Board(list(self.cells), self.grid.copy(), self.placed, self.lives, dict(self.jokers), self.points,
-                     self.ended, self.last_cell, self.moves, self.missed, self.occupied)
+                     self.ended, self.last_cell, self.moves, self.missed, self.occupied, self.text[:])
 
     def fill(self, cell: int, piece: int) -> None:
         """A stone or joker on an empty cell."""
         self.cells[cell] = piece
+        self.text[cell] = _TEXT[piece]
         by_rows, by_cols = self.occupied
         self.occupied = (by_rows | 1 << cell, by_cols | 1 << (cell % 9 * 9 + cell // 9))
 
     def key(self) -> str:
-        return (f"{board_text(self.cells)}|{self.placed}|{self.lives}|{self.jokers['grey']}{self.jokers['gold']}"
+        return (f"{self.text.decode()}|{self.placed}|{self.lives}|{self.jokers['grey']}{self.jokers['gold']}"
                 f"|{self.points}|{self.missed if self.missed is not None else '-'}|{self.ended}")
 
 
@@ -176,6 +180,8 @@ class Domino(Game[DominoState]):
         self.givens = int(options["givens"])
         self.limit = None if options["time_limit"] == "none" else int(options["time_limit"])
         self._deadline: datetime | None = None
+        self._left_at: str | None = None  # the time seconds_left last answered for, and its answer
+        self._left = 0
         #: the deal where this copy knows the seed; the start alone is public (1.2)
         self.deal = deal.generate(self.seed, self.givens) if self.seed is not None else None
         written = self._written_start(options["start"])
@@ -316,13 +322,18 @@ class Domino(Game[DominoState]):
         return self._deadline
 
     def seconds_left(self, at: str | None) -> int | None:
-        """Seconds left on the clock at a record's time (negative: past the limit)."""
+        """Seconds left on the clock at a record's time (negative: past the limit).
+        Asked for every record, and records often share their second: the answer for
+        the last time asked is kept."""
         end = self.deadline()
         if end is None or at is None:
             return None
-        from corr.timecontrol import instant
+        if at != self._left_at:
+            from corr.timecontrol import instant
 
-        return int((end - instant(at)).total_seconds())
+            self._left = int((end - instant(at)).total_seconds())
+            self._left_at = at
+        return self._left
 
     def time_up(self, now: datetime | None) -> bool:
         """Whether the time has run out at `now` (6.1): every game still running is over
