@@ -204,7 +204,7 @@ def test_domino_1_2_each_boards_hash_spells_its_cells_as_they_stand() -> None:
         def spelled(pos: engine.Position) -> None:
             nonlocal seen
             for board in pos.state.boards:
-                assert board.key().split("|")[0] == board_text(board.cells)
+                assert board.key().split(b"|")[0].decode() == board_text(board.cells)
                 seen += 1
 
         engine.replay(store.parse(store.text(log), Path("copy.corr")), each=spelled)

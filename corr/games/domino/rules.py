@@ -97,9 +97,12 @@ class Board:
         by_rows, by_cols = self.occupied
         self.occupied = (by_rows | 1 << cell, by_cols | 1 << (cell % 9 * 9 + cell // 9))
 
-    def key(self) -> str:
-        return (f"{self.text.decode()}|{self.placed}|{self.lives}|{self.jokers['grey']}{self.jokers['gold']}"
-                f"|{self.points}|{self.missed if self.missed is not None else '-'}|{self.ended}")
+    def key(self) -> bytes:
+        """The board's text, the digits placed, lives, jokers left, points, the newest
+        misplacement and the end: what the board's part of a hash spells."""
+        missed = b"-" if self.missed is None else b"%d" % self.missed
+        return b"%b|%d|%d|%d%d|%d|%b|%b" % (bytes(self.text), self.placed, self.lives, self.jokers["grey"],
+                                            self.jokers["gold"], self.points, missed, self.ended.encode())
 
 
 @dataclass
@@ -252,8 +255,7 @@ class Domino(Game[DominoState]):
 
     def state_key(self, state: DominoState) -> bytes:
         """Every board, as format 1 hashed it (a duel's hidden boards too)."""
-        boards = "/".join([b.key() for b in state.boards])
-        return f"{boards}|{'r' if state.revealed else ''}".encode()
+        return b"/".join([b.key() for b in state.boards]) + (b"|r" if state.revealed else b"|")
 
     def public_key(self, state: DominoState) -> bytes:
         """What the public sees (1.2): every board in a game of one or once the duel is
@@ -267,7 +269,7 @@ class Domino(Game[DominoState]):
         """A running duel's board of `seat`: the public does not see it yet (1.2)."""
         if not self.duel() or not state.running or seat not in self.seats:
             return None
-        return self.board_of(state, seat).key().encode()
+        return self.board_of(state, seat).key()
 
     # --- who plays --------------------------------------------------------------------
     def playing(self, state: DominoState) -> tuple[str, ...]:
