@@ -324,8 +324,8 @@ def generate(seed: str, givens: int = 30) -> Deal:
     start = list(solution)
     for cell in removed:
         start[cell] = 0
-    order = tuple((cell, solution[cell]) for cell in reversed(removed))
-    return Deal(solution, tuple(start), order)
+    back = removed[::-1]
+    return Deal(solution, tuple(start), tuple(zip(back, map(solution.__getitem__, back))))
 
 
 def deal_json(seed: str, givens: int, deal: Deal) -> dict[str, object]:
