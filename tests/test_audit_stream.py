@@ -127,6 +127,18 @@ def test_a_settled_replay_forgets_every_step_but_those_rulings_name_and_the_newe
     assert whole.voided == rep.voided == {3}
 
 
+def test_without_void_rulings_each_step_settles_as_it_is_made(corr, keys: Path) -> None:  # noqa: F811
+    path = refereed(corr, keys, "2 (1,1)", "3 (1,2)", "4 (1,3)")
+    assert rule(corr, path, 2, "--forfeit", "B", key=keys / "rita.key").code == 0  # seq 4 names seq 2
+    log = store.read(path)
+    handed: list[tuple[int, int]] = []  # (seq handed over, seq replayed so far)
+    positions: list[Position] = []
+    rep = replay_log(log, each=positions.append, settled=lambda step: handed.append((step.record.seq, positions[-1].seq)))
+    assert handed == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert [s.record.seq if s is not SETTLED else None for s in rep.steps] == [None, 2, None, 4]
+    assert rep.forfeit == "B"
+
+
 def test_a_step_waits_for_the_void_rulings_that_judge_it_again(corr, keys: Path) -> None:  # noqa: F811
     path = refereed(corr, keys, "2 (1,1)", "3 (1,2)")
     rita = keys / "rita.key"

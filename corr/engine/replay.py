@@ -17,7 +17,7 @@ from corr.engine.header import make_game
 from corr.engine.judge import check_turn, judge
 from corr.engine.position import SETTLED, Position, Step
 from corr.errors import CorrError, CorruptLog, NotationError
-from corr.games.base import Action
+from corr.games.base import Action, Game
 from corr.log.lines import Record
 from corr.log.store import GameLog
 from corr.notation import canonical
@@ -88,13 +88,33 @@ class Settler:
                     self.hold[seq] = record.seq
                 self.starts[record.seq] = first
                 self.uses[first] = self.uses.get(first, 0) + 1
+        self.unruled = not self.starts  # no void ruling: every step settles as it is made
 
     def after(self, each: Callable[[Position], None] | None) -> Callable[[Position], None]:
         """`each` followed by handing over what the newest step settled."""
+        if self.unruled:
+            return self._unruled(each)
+
         def step(position: Position) -> None:
             if each is not None:
                 each(position)
             self.settle()
+        return step
+
+    def _unruled(self, each: Callable[[Position], None] | None) -> Callable[[Position], None]:
+        """`after` for a log without void rulings: each step settles as the replay makes
+        it, one a record, and the one before it is forgotten unless kept - what `settle`
+        does then, without its bookkeeping (it runs once per record of every audit)."""
+        steps, settled, keep = self.position.steps, self.settled, self.keep
+
+        def step(position: Position) -> None:
+            if each is not None:
+                each(position)
+            end = len(steps)
+            if end:
+                settled(steps[end - 1])
+                if end > 1 and end - 1 not in keep:
+                    steps[end - 2] = SETTLED
         return step
 
     def settle(self, held_too: bool = False) -> None:
@@ -126,7 +146,8 @@ class Settler:
 
     def finish(self) -> None:
         """Hand over what is left: the steps held for rulings past the replayed ones."""
-        self.settle(held_too=True)
+        if not self.unruled:  # else none is left
+            self.settle(held_too=True)
 
 
 def run(position: Position, records: list[Record], start: int,
@@ -140,7 +161,7 @@ def run(position: Position, records: list[Record], start: int,
     add_step = position.steps.append
     state_hash = hashes.state_hash
     # the state hash inlined for the common case (no forfeit): the key's bytes, hashed
-    public_key = game.public_key if version >= 2 else game.state_key
+    public_key = game.public_key if version >= 2 and type(game).public_key is not Game.public_key else game.state_key
     sha256 = hashlib.sha256
     signers = keys.signers(header)
     signed = any(signers.values())
@@ -150,6 +171,11 @@ def run(position: Position, records: list[Record], start: int,
     clone = game.clone
     game_apply = game.apply
     authors = keys.authors(header)
+    # a move by a seat on turn passes every check `check_turn` makes, where the game takes
+    # moves in turn and the dealer makes none: only other moves need it
+    on_turn = game.on_turn if "move" in game.record_types and "move" in game.turn_types \
+        and "move" not in game.dealer_types else None
+    seats = frozenset(game.seats)
     for index, record in enumerate(records, start):
         if record.by not in authors:
             raise CorruptLog(f"{log.path}: seq {record.seq} is by {record.by!r}, who has no part in this game "
@@ -165,7 +191,8 @@ def run(position: Position, records: list[Record], start: int,
             if record.type == "move" and position.forfeit is None and record.move is not None:
                 # judge's own path for a move while the game goes on, without its layers
                 action = Action(record.seq, "move", record.by, canonical(record.move), None, record.at)
-                check_turn(game, position.state, action)
+                if on_turn is None or record.by not in seats or record.by not in on_turn(position.state):
+                    check_turn(game, position.state, action)
                 outcome = game_apply(position.state, action)
             else:
                 action, outcome = judge(position, record, index)
