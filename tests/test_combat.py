@@ -9,6 +9,7 @@ from corr.games.base import Action, Claim
 from corr.games.combat.rules import Combat, CombatState
 from corr.games.grid import Grid
 from corr.geometry import cell_of
+from corr.geometry import name as cell_name
 from corr.notation import parse
 
 # Field 1 filled but for its last place (1,9), where only a 9 fits.
@@ -83,6 +84,15 @@ def test_combat_1_1_a_digit_with_all_nine_tiles_on_the_board_is_refused() -> Non
     assert game.supply(state)[7] == 0
     with pytest.raises(IllegalMove, match=r"combat 1\.1: no 7 is left in the supply"):
         play(game, state, "7 (2,1)")
+
+
+def test_combat_1_1_an_empty_supply_is_refused_where_the_sudoku_rule_would_take_the_digit() -> None:
+    game, state = empty_setup(mode="as-written")
+    for place in (1, 2, 3, 4, 6, 7, 8, 9):  # eight 7s in row 1, the ninth 7 of the supply
+        play(game, state, f"7 (1,{place})")
+    open_place = next(c for c in range(81) if state.grid.fits(c, 7))  # no 7 in its row, column or field
+    with pytest.raises(IllegalMove, match=r"combat 1\.1: no 7 is left in the supply"):
+        play(game, state, f"7 {cell_name(open_place)}")
 
 
 def test_combat_1_3_seats_play_in_fixed_order_a_first() -> None:

@@ -197,7 +197,7 @@ class Cards(AsWritten, Game[CardsState]):
         # challenge window and the end; never a hand or the order of the pile (6.1)
         last = state.last
         window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
-        holding = "".join("1" if h else "0" for h in state.holding)
+        holding = "".join(map("01".__getitem__, state.holding))  # True is 1
         points = ",".join(map(str, state.points))
         return bytes(state.grid.cells) + (
             f"|{state.turn}|{points}|{holding}|{state.drawn}|{state.removed}|{window}|{state.ending}"
@@ -295,12 +295,15 @@ class Cards(AsWritten, Game[CardsState]):
         index = self.seats.index(seat)
         if not state.holding[index]:
             raise IllegalMove("cards 5.2", f"{seat} holds no card")
-        card = self.held(state, seat)
+        card = None if self.pile is None else state.hands[index]  # `held`
         if card is not None and card != move.digit:
             raise IllegalMove("cards 2.1", f"{seat} does not hold a {move.digit}: the card to lay is the one in hand")
-        illegal = self.check(state, move)
-        if illegal is not None and not self.as_written:
-            raise illegal
+        if state.grid.cand[move.cell] >> move.digit & 1:
+            illegal = None  # most cards: a candidate of a free cell
+        else:
+            illegal = self.check(state, move)
+            if illegal is not None and not self.as_written:
+                raise illegal
         points = self.score(state.grid.cells, move.cell)
         state.grid.place(move.cell, move.digit)
         state.points[index] += points  # 2.2

@@ -198,9 +198,12 @@ class Combat(AsWritten, Game[CombatState]):
         if not isinstance(move, Placement):
             raise IllegalMove("combat 2.1", f"a Combat move places a tile, written like 7 (5,4); got {move}")
         grid = state.grid
-        illegal = self.check_placement(state, move)
-        if illegal is not None and self.opts["mode"] == "strict":
-            raise illegal
+        if grid.cand[move.cell] >> move.digit & 1 and grid.counts[move.digit] < TILES_PER_DIGIT:
+            illegal = None  # most placements: a candidate of an empty place, from the supply
+        else:
+            illegal = self.check_placement(state, move)
+            if illegal is not None and self.opts["mode"] == "strict":
+                raise illegal
         zeroed = grid.place(move.cell, move.digit)
         conquests = self._conquests(state, zeroed)
         credited = self._credit(state, move, conquests)
@@ -329,7 +332,8 @@ class Combat(AsWritten, Game[CombatState]):
             state.over = True
         # 2.3/5.2: board and supply are shared, so when the seat on turn cannot place,
         # no seat can: the pass of 2.3 would go round for ever, and the game ends instead.
-        elif not state.grid.any_candidate(self._supply_mask(state)):
+        elif not (state.grid.options if max(state.grid.counts) < TILES_PER_DIGIT
+                  else state.grid.any_candidate(self._supply_mask(state))):
             state.over = True
 
     def moved(self, window: Window) -> str:
