@@ -28,12 +28,13 @@ def test_placements_and_removals_keep_the_grid_equal_to_a_rebuild(moves, data) -
         before = rebuilt(grid.cells)
         zeroed = grid.place(cell, digit)  # legal or not: as-written games place both
         assert state(grid) == state(rebuilt(grid.cells))
+        assert grid.cell_bytes() == bytes(grid.cells) == grid.copy().cell_bytes()
         # every (field, digit) reported lost its last place with this placement
         lost = {(f, d) for f in range(1, 10) for d in range(1, 10) if before.fcount[f][d] and not grid.fcount[f][d]}
         assert set(zeroed) == lost
         if data.draw(st.booleans()) and data.draw(st.booleans()):
             grid.remove(cell)
-            assert state(grid) == state(before)
+            assert state(grid) == state(before) and grid.cell_bytes() == bytes(before.cells)
 
 
 def test_copy_is_independent() -> None:
@@ -41,3 +42,4 @@ def test_copy_is_independent() -> None:
     other = grid.copy()
     other.place(0, 5)
     assert grid.cells[0] == 0 and grid.options == rebuilt(grid.cells).options
+    assert grid.cell_bytes() == bytes(81) and other.cell_bytes() == b"\x05" + bytes(80)

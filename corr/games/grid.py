@@ -37,26 +37,23 @@ _MADE_MAX = 64
 class Grid:
     """Cells, unit masks, candidate masks and per-field candidate counts."""
 
-    __slots__ = ("cells", "rows", "cols", "boxes", "cand", "fcount", "counts", "options")
+    __slots__ = ("cells", "packed", "rows", "cols", "boxes", "cand", "fcount", "counts", "options")
 
     def __init__(self, cells: list[int] | None = None) -> None:
         self.cells = list(cells) if cells is not None else [0] * 81
+        self.packed = bytearray(self.cells)  # raises for a cell not 0..255, as `cell_bytes` would
         # Every game starts from the same few boards, and building one's candidates
         # costs as much as ~15 placements: remember what rebuild() made for a board (by
         # its exact bytes; cells that are not 0..255 are never remembered) and copy it.
-        try:
-            key: bytes | None = bytes(self.cells)
-        except (ValueError, TypeError):
-            key = None
-        made = _MADE.get(key) if key is not None else None
+        key = bytes(self.packed)
+        made = _MADE.get(key)
         if made is not None:
             self._take(made)
             return
         self.rebuild()
-        if key is not None:
-            if len(_MADE) >= _MADE_MAX:
-                _MADE.clear()
-            _MADE[key] = self.copy()  # a private template, only ever copied from
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        _MADE[key] = self.copy()  # a private template, only ever copied from
 
     def rebuild(self) -> None:
         """Recompute everything from `cells` (after a tile is taken back)."""
@@ -91,6 +88,7 @@ class Grid:
     def copy(self) -> Grid:
         other = Grid.__new__(Grid)
         other.cells = self.cells[:]
+        other.packed = self.packed[:]
         other._take(self)
         return other
 
@@ -123,6 +121,7 @@ class Grid:
             cand[cell] = 0
         bit = 1 << digit
         self.cells[cell] = digit
+        self.packed[cell] = digit
         self.rows[_ROW[cell]] |= bit
         self.cols[_COL[cell]] |= bit
         self.boxes[field - 1] |= bit
@@ -141,6 +140,7 @@ class Grid:
     def remove(self, cell: int) -> None:
         """Take a tile back off the board."""
         self.cells[cell] = 0
+        self.packed[cell] = 0
         self.rebuild()
 
     def field_has(self, field: int) -> int:
@@ -182,6 +182,11 @@ class Grid:
             if mask & digits_mask:
                 return True
         return False
+
+    def cell_bytes(self) -> bytes:
+        """`bytes(cells)`, kept up to date as tiles come and go: every state hash of a
+        grid game starts with it, and packing the list anew costs most of the hash."""
+        return bytes(self.packed)
 
     def text(self) -> str:
         """The 81 cells as digits and dots, row by row."""

@@ -199,7 +199,7 @@ class Cards(AsWritten, Game[CardsState]):
         window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
         holding = "".join(map("01".__getitem__, state.holding))  # True is 1
         points = ",".join(map(str, state.points))
-        return bytes(state.grid.cells) + (
+        return state.grid.cell_bytes() + (
             f"|{state.turn}|{points}|{holding}|{state.drawn}|{state.removed}|{window}|{state.ending}"
             f"|{'o' if state.over else ''}"
         ).encode()

@@ -155,7 +155,7 @@ class Combat(AsWritten, Game[CombatState]):
         last = state.last
         window = "-" if last is None else f"{last.seq}{'c' if last.challenged else ''}"
         flags = ("d" if state.decided else "") + ("o" if state.over else "")
-        return bytes(state.grid.cells) + f"|{conquered}|{state.turn}.{state.placed}|{bonus}|{window}|{flags}".encode()
+        return state.grid.cell_bytes() + f"|{conquered}|{state.turn}.{state.placed}|{bonus}|{window}|{flags}".encode()
 
     def board(self, state: CombatState, seat: str | None = None, now: datetime | None = None) -> list[int]:
         return state.grid.cells
@@ -205,8 +205,9 @@ class Combat(AsWritten, Game[CombatState]):
             if illegal is not None and self.opts["mode"] == "strict":
                 raise illegal
         zeroed = grid.place(move.cell, move.digit)
-        conquests = self._conquests(state, zeroed)
-        credited = self._credit(state, move, conquests)
+        conquests = self._conquests(state, zeroed) if zeroed else ()
+        # most placements conquer nothing and claim nothing: nothing to credit (3.5)
+        credited = self._credit(state, move, conquests) if conquests or move.claim is not None else ()
         for f in credited:
             state.conquered[f] = action.by
         self.open(state, action, credited, illegal)  # as-written: challengeable until the next move (4.1)

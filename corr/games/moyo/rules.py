@@ -217,7 +217,7 @@ class Moyo(Game[MoyoState]):
 
     def state_key(self, state: MoyoState) -> bytes:
         owners = "".join([o or "." for o in state.owner[1:]])
-        return bytes(state.grid.cells) + (
+        return state.grid.cell_bytes() + (
             f"|{owners}|{state.picks}|{state.handicap_left}|{state.turn}|{''.join(state.winners)}"
             f"|{'o' if state.over else ''}"
         ).encode()
@@ -359,7 +359,7 @@ class Moyo(Game[MoyoState]):
         if illegal is not None:
             raise illegal
         if state.last_by != action.by:  # 4.2: a new run of stones starts here
-            state.run_start = bytes(grid.cells)
+            state.run_start = grid.cell_bytes()
             state.last_by = action.by
         grid.place(cell, digit)  # 3.3: solvability is not checked
         state.last_cell = cell
