@@ -185,6 +185,16 @@ def test_moyo_2_1_puzzle_is_required_appendix_number_or_string() -> None:
         Moyo.resolve_options({"puzzle": "12345"})
 
 
+def test_moyo_2_1_options_resolved_again_are_the_same_and_each_callers_own() -> None:
+    first = Moyo.resolve_options({"puzzle": "4", "division": "corners"})
+    first["puzzle"] = "changed by its caller"
+    again = Moyo.resolve_options({"puzzle": "4", "division": "corners"})
+    assert again["puzzle"] == APPENDIX[4] and again is not first
+    for _ in range(2):  # a refusal is never remembered as a resolution
+        with pytest.raises(UsageError, match="handicap needs the weaker seat"):
+            Moyo.resolve_options({"puzzle": "4", "handicap": "2"})
+
+
 def test_moyo_6_the_appendix_puzzles_taken_as_solvable_have_a_solution() -> None:
     from corr.games.moyo import rules as moyo
     from corr.puzzles import solver

@@ -28,8 +28,9 @@ misses for want of a claim mark), `check` and `moved_cells` (a referee's second 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from datetime import datetime
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from corr.errors import IllegalMove, UsageError
 from corr.notation import Move
@@ -97,6 +98,21 @@ class Outcome:
     def highlights(self) -> dict[str, dict[str, Any]]:
         """Audit report lists this action belongs to, with its entry: {"conquests": {"fields": [3]}}."""
         return {}
+
+
+Resolve = Callable[[Any, dict[str, str]], dict[str, str]]
+
+
+def resolved_once(resolve: Resolve) -> Resolve:
+    """A game's `resolve_options` remembered per class and options as given: every log
+    read resolves its header's, most games share a few, and a puzzle's or a deck's
+    checks cost more than a short game's records. A refusal is not remembered, and each
+    caller gets a dict of its own."""
+    remembered = lru_cache(maxsize=64)(lambda cls, given: resolve(cls, dict(given)))
+
+    def resolve_options(cls: Any, given: dict[str, str]) -> dict[str, str]:
+        return dict(remembered(cls, tuple(given.items())))
+    return resolve_options
 
 
 #: What most moves do: nothing a log or referee needs told.

@@ -20,7 +20,7 @@ from corr.games.dealing import DEALER, shuffle
 from corr.counts import counted
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
-from corr.games.base import Action, Game, Option, Outcome, Result, Seen
+from corr.games.base import Action, Game, Option, Outcome, Result, Seen, resolved_once
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Move, Placement
@@ -153,6 +153,7 @@ class Cards(AsWritten, Game[CardsState]):
         return cards
 
     @classmethod
+    @resolved_once
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
         from corr.puzzles.solver import find_clash  # only new games need it
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from corr.errors import IllegalMove, UsageError
 from corr.counts import counted
-from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen
+from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen, resolved_once
 from corr.games.grid import Grid, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
 from corr.notation import Move, Placement, ShimaPick
@@ -111,6 +111,7 @@ class Moyo(Game[MoyoState]):
     turn_rule = "moyo 2.2"
 
     @classmethod
+    @resolved_once
     def resolve_options(cls, given: dict[str, str]) -> dict[str, str]:
         if not given.get("puzzle"):
             raise UsageError("moyo needs a puzzle: -o puzzle=1..6 (the appendix) or -o puzzle=<81 characters> (2.1)")
