@@ -43,3 +43,16 @@ def test_copy_is_independent() -> None:
     other.place(0, 5)
     assert grid.cells[0] == 0 and grid.options == rebuilt(grid.cells).options
     assert grid.cell_bytes() == bytes(81) and other.cell_bytes() == b"\x05" + bytes(80)
+
+
+def test_givens_are_the_puzzle_read_and_a_bad_one_is_refused_each_time() -> None:
+    import pytest
+
+    from corr.errors import UsageError
+    from corr.games.grid import givens
+    from corr.puzzles.appendix import APPENDIX, parse_puzzle
+
+    assert givens("1") == givens(APPENDIX[1]) == tuple(parse_puzzle(APPENDIX[1]))
+    for _ in range(2):
+        with pytest.raises(UsageError, match="81 characters"):
+            givens("12345")

@@ -8,10 +8,13 @@ is what makes replaying thousands of records cheap.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress
+from typing import Sequence
 
 from corr.errors import IllegalMove
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, PEERS, ROW_CELLS, name, with_article
+from corr.puzzles.appendix import parse_puzzle
 
 _ROW = [c // 9 for c in range(81)]
 _COL = [c % 9 for c in range(81)]
@@ -34,12 +37,19 @@ _MADE: dict[bytes, "Grid"] = {}
 _MADE_MAX = 64
 
 
+@lru_cache(maxsize=64)
+def givens(puzzle: str) -> tuple[int, ...]:
+    """A puzzle's cells as `parse_puzzle` reads them, remembered: every replay of a game
+    from a puzzle starts from them, and reading the text costs a short game's records."""
+    return tuple(parse_puzzle(puzzle))
+
+
 class Grid:
     """Cells, unit masks, candidate masks and per-field candidate counts."""
 
     __slots__ = ("cells", "packed", "rows", "cols", "boxes", "cand", "fcount", "counts", "options")
 
-    def __init__(self, cells: list[int] | None = None) -> None:
+    def __init__(self, cells: Sequence[int] | None = None) -> None:
         self.cells = list(cells) if cells is not None else [0] * 81
         self.packed = bytearray(self.cells)  # raises for a cell not 0..255, as `cell_bytes` would
         # Every game starts from the same few boards, and building one's candidates

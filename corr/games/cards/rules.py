@@ -21,7 +21,7 @@ from corr.counts import counted
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
 from corr.games.base import Action, Game, Option, Outcome, Result, Seen, resolved_once
-from corr.games.grid import Grid, sudoku_break
+from corr.games.grid import Grid, givens, sudoku_break
 from corr.geometry import COL_CELLS, FIELD_CELLS, FIELD_OF, ROW_CELLS, name, with_article
 from corr.notation import Move, Placement
 from corr.puzzles.appendix import parse_puzzle, puzzle_text
@@ -133,7 +133,7 @@ class Cards(AsWritten, Game[CardsState]):
 
     def __init__(self, options: dict[str, str], seats: list[str], seed: str | None = None) -> None:
         super().__init__(options, seats, seed)
-        self.start = parse_puzzle(options["puzzle"]) if options["puzzle"] else [0] * 81
+        self.start = list(givens(options["puzzle"])) if options["puzzle"] else [0] * 81
         self.deck = self.deck_cards(options["deck"], self.start)
         if len(self.deck) < len(seats):
             raise UsageError(

@@ -16,7 +16,7 @@ from typing import Any
 from corr.errors import IllegalMove, UsageError
 from corr.counts import counted
 from corr.games.base import QUIET, Action, Game, Option, Outcome, Result, Seen, resolved_once
-from corr.games.grid import Grid, sudoku_break
+from corr.games.grid import Grid, givens, sudoku_break
 from corr.geometry import ALL_DIGITS_MASK, COL_CELLS, DIGITS, FIELD_CELLS, FIELD_OF, ROW_CELLS, digits_of, name
 from corr.notation import Move, Placement, ShimaPick
 from corr.games.moyo.victory import most_stones
@@ -156,7 +156,7 @@ class Moyo(Game[MoyoState]):
         return self.opts["light"]
 
     def initial(self) -> MoyoState:
-        cells = parse_puzzle(self.opts["puzzle"])
+        cells = givens(self.opts["puzzle"])
         division = self.opts["division"]
         light = self.light_seat()
         owner: list[str | None] = [None] * 10
