@@ -292,13 +292,18 @@ def _record_checked(data: Any) -> Record:
 
 
 #: The line of most records, byte for byte as `canonical_record` writes it: seq, type,
-#: by, at, a move that needs no JSON escape, prev and state. A line it matches is valid
-#: and canonical by its shape alone; any other line is read field by field.
+#: by, at, a move that needs no JSON escape, prev and state. A line it matches whose
+#: prev and state are hex digits is valid and canonical by its shape alone; any other
+#: line is read field by field. The two hashes are matched as any 64 bytes and held to
+#: hex after: a regex tests a class byte by byte, and the hashes are most of a line.
 _PLAIN = re.compile(
     rb'\{"seq":([1-9][0-9]{0,17}),"type":"(' + TYPE_PATTERN.encode() + rb')","by":"([A-F]|host|referee|dealer)",'
     rb'"at":"(' + STAMP_PATTERN.encode() + rb')"(?:,"move":"([^"\\\x00-\x1f]{0,400})")?,'
-    rb'"prev":"([0-9a-f]{64})","state":"([0-9a-f]{64})"\}'
+    rb'"prev":"(.{64})","state":"(.{64})"\}',
+    re.DOTALL,
 ).fullmatch
+_HEX_DIGITS = b"0123456789abcdef"
+_new_record = tuple.__new__  # Record(...) without its Python-level __new__: one per line read
 
 
 def plain_record(raw: bytes) -> Record | None:
@@ -309,15 +314,18 @@ def plain_record(raw: bytes) -> Record | None:
     if m is None:
         return None
     seq, kind, by, at, move, prev, state = m.groups()
-    if move is None:
-        return Record(int(seq), kind.decode(), by.decode(), at.decode(), prev.decode(), state.decode())
-    try:
-        text = move.decode()
-    except UnicodeDecodeError:  # the readers name what is wrong with it
+    if prev.strip(_HEX_DIGITS) or state.strip(_HEX_DIGITS):  # not all hex digits
         return None
-    if len(text) > 100:
-        return None
-    return Record(int(seq), kind.decode(), by.decode(), at.decode(), prev.decode(), state.decode(), text)
+    text = None
+    if move is not None:
+        try:
+            text = move.decode()
+        except UnicodeDecodeError:  # the readers name what is wrong with it
+            return None
+        if len(text) > 100:
+            return None
+    return _new_record(Record, (int(seq), kind.decode(), by.decode(), at.decode(), prev.decode(), state.decode(),
+                                text, None, None, None, None, None))
 
 
 def read_header(raw: bytes) -> Header:
