@@ -90,6 +90,9 @@ class _Walk:
         self.highlights: dict[str, list[dict[str, Any]]] = {}
         self.open_illegal: dict[str, Any] | None = None
         self.quiet: Outcome | None = None
+        #: id -> (outcome, its highlights, findings and told text): games share one outcome
+        #: among the moves that did alike (a card's score); holding it keeps its id its own
+        self.said: dict[int, tuple[Outcome, dict[str, dict[str, Any]], tuple[tuple[str, str], ...], str]] = {}
         self.timeouts: list[dict[str, Any]] = []  # their forfeit is the game's at its end
 
     def step(self, step: Step) -> None:
@@ -104,13 +107,20 @@ class _Walk:
                     record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
                 )
         if outcome is not self.quiet:  # most moves share one outcome that reports nothing
-            marked = outcome.highlights()
-            found = outcome.findings()
+            said = self.said.get(id(outcome))
+            if said is None:
+                marked = outcome.highlights()
+                found = outcome.findings()
+                said = (outcome, marked, found, "; ".join(outcome.told()) if marked else "")
+                if len(self.said) >= 64:  # a log's own outcomes, each once: keep the memory flat
+                    self.said.clear()
+                self.said[id(outcome)] = said
+            _, marked, found, text = said
             if not marked and not found:
                 self.quiet = outcome
             for key, entry in marked.items():
                 self.highlights.setdefault(key, []).append(
-                    {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": "; ".join(outcome.told())}
+                    {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": text}
                 )
             for kind, detail in found:
                 findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))

@@ -189,3 +189,17 @@ def test_a_corrupt_record_is_refused_the_same_way_streamed(tmp_path) -> None:
     path.write_bytes(b"\n".join(data))
     whole, streamed = audited(path, lines=True)[0], audit(path)
     assert streamed == whole and not streamed["intact"] and streamed["findings"][0]["kind"] in ("seq", "chain")
+
+
+def test_cards_3_1_each_scored_card_is_reported_with_its_own_score(tmp_path) -> None:
+    """Cards that score alike share one outcome: the audit tells each its own points."""
+    from corr import randomplay
+
+    rep = randomplay.play("cards", ["Anna", "Ben", "Cleo"], {}, seed=4)
+    path = tmp_path / "cards.corr"
+    path.write_bytes(store.text(rep.log))
+    scores = audit(path)["scores"]
+    assert len({entry["points"] for entry in scores}) > 3
+    assert all(entry["text"] == f"scores {entry['points']}" for entry in scores)
+    moved = {r.seq: r.move for r in rep.log.records}
+    assert all(entry["move"] == moved[entry["seq"]] for entry in scores)

@@ -78,6 +78,11 @@ class Scored(Outcome):
         return {"scores": {"points": self.points}} if self.points else {}
 
 
+#: What a card that keeps the rule does, one shared value per score (outcomes are
+#: frozen): a card scores at most the 20 cells of its block, row and column (3.1)
+_SCORED = {points: Scored(points=points) for points in range(21)}
+
+
 @dataclass
 class CardsState:
     grid: Grid
@@ -312,7 +317,7 @@ class Cards(AsWritten, Game[CardsState]):
         self.open(state, action, (points,), illegal)  # as-written: challengeable until the next move (4.1)
         self._draw(state, index)
         self._next(state)
-        return Scored(illegal=illegal, points=points)
+        return _SCORED[points] if illegal is None else Scored(illegal=illegal, points=points)
 
     @staticmethod
     def score(cells: list[int], cell: int) -> int:
