@@ -28,8 +28,8 @@ misses for want of a claim mark), `check` and `moved_cells` (a referee's second 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from corr.errors import IllegalMove, UsageError
