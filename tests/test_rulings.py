@@ -524,3 +524,48 @@ def test_a_decision_in_another_spelling_is_refused_every_time_it_is_read() -> No
     for _ in range(2):
         with pytest.raises(UsageError, match=r"writes its decision 'adjust-clock A=\+2', not 'adjust-clock A=\+02'"):
             rulings.written("adjust-clock A=+02")
+
+
+def test_cards_6_2_a_forfeit_ruling_ends_a_card_game_with_the_dealers_reveal(corr, keys: Path) -> None:
+    """A forfeit ends the game, so the dealer reveals the seed at once, as after a timeout;
+    the ruling and the reveal are written together, and the deal checks against the seed."""
+    path = keys / "cards.corr"
+    r = corr("new", "cards", path, "-p", "Anna", "-p", "Ben", "-p", "Cleo", "--referee", "Rita",
+             "--referee-key", keys / "rita.pub", "-f", "none")
+    assert r.code == 0, r.err
+    first = corr("legal", path).out.splitlines()[1]
+    assert corr("move", path, first, "-f", "none").code == 0
+    r = rule(corr, path, 1, "--forfeit", "B", reason="Ben stopped answering", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    p = json.loads(r.out)
+    assert p["over"] is True and p["forfeit"] == {"seat": "B", "cause": "by a ruling"}
+    records = store.read(path).records
+    assert [(x.type, x.by) for x in records[1:]] == [("ruling", "referee"), ("reveal", "dealer")]
+    assert records[2].seed is not None
+    audit = corr("audit", path)
+    assert audit.code == 0 and "re-dealt from the seed revealed at seq 3" in audit.out, audit.out
+    # once the deal is public, the forfeit cannot be taken back: the game would go on with every card known
+    refused(corr, path, "referee", "rule", path, "--seq", "2", "--void", "--reason", "Ben was ill",
+            "--sign", keys / "rita.key", words=("seq 3", "cards 6.2"))
+
+
+def test_domino_7_2_a_forfeit_ruling_ends_a_duel_and_the_reveal_shows_every_board(corr, keys: Path) -> None:
+    """A forfeit ends a secret duel outside its own rules: the dealer's reveal comes with
+    the ruling, and from then on everyone sees both boards and both scores (1.2)."""
+    path = keys / "duel.corr"
+    r = corr("new", "domino", path, "-p", "Anna", "-p", "Ben", "--referee", "Rita",
+             "--referee-key", keys / "rita.pub", "-f", "none")
+    assert r.code == 0, r.err
+    first = corr("legal", path, "--for", "A").out.splitlines()[1]
+    assert corr("move", path, first, "--by", "A", "-f", "none").code == 0
+    r = rule(corr, path, 1, "--forfeit", "B", reason="Ben stopped answering", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    assert [(x.type, x.by) for x in store.read(path).records[1:]] == [("ruling", "referee"), ("reveal", "dealer")]
+    public = show(corr, path)
+    assert public["over"] is True and public["winners"] == ["A"]
+    assert set(public["scores"]) == {"A", "B"} and set(public["boards"]) == {"A", "B"}
+    text = corr("show", path)
+    assert text.code == 0 and "B Ben lost by a ruling" in text.out, text.err
+    assert corr("audit", path).code == 0
+    refused(corr, path, "referee", "rule", path, "--seq", "2", "--void", "--reason", "Ben was ill",
+            "--sign", keys / "rita.key", words=("seq 3", "domino 7.2"))

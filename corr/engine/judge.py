@@ -97,6 +97,7 @@ def _reveal_after_forfeit(pos: Position, action: Action) -> Outcome:
     check_turn(pos.game, pos.state, action)  # the dealer's record, in a game that has one
     if any(step.record.type == "reveal" for step in pos.steps):
         raise IllegalMove("", "the deal was revealed already")
+    pos.game.disclose(pos.state)
     return Outcome(events=(f"the game is over ({pos.forfeit} lost {pos.forfeit_cause}); the dealer reveals the deal",))
 
 

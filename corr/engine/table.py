@@ -243,8 +243,9 @@ class Table(Position):
             raise UsageError(f"{name} is not the key of this game's {' or '.join(roles)}: only they can rule")
         if not 1 <= seq <= len(self.log.records):
             raise UsageError(f"seq {seq} is outside the log (seq 1 to {len(self.log.records)})")
-        (record,) = self._make([("ruling", role, decision, seq, reason.strip())])
-        return record
+        # a forfeit that ends a game with hidden information brings the dealer's reveal
+        # after it (`_auto`), as a timeout does: the ruling is the first record made
+        return self._make([("ruling", role, decision, seq, reason.strip())])[0]
 
     def due_at(self) -> datetime | None:
         """The first instant from which time alone gives the game a record to make (the

@@ -305,6 +305,11 @@ class Game(Generic[S]):
         first, then asks again."""
         return []
 
+    def disclose(self, state: S) -> None:
+        """The dealer's reveal after a timeout or forfeit ended the game outside its own
+        rules: what the game hides until its end is hidden no longer. Most games read
+        their end off the board alone, so there is nothing to do."""
+
     def due_at(self, state: S) -> datetime | None:
         """The instant from which time alone may give `automatic` something to do; None
         when it never does."""

@@ -537,6 +537,11 @@ class Domino(Game[DominoState]):
         why = "every board's game is over" if not self.playing(state) else "the time has run out (6.1)"
         return Outcome(events=(f"the game is over: {why}; the dealer reveals the seed",))
 
+    def disclose(self, state: DominoState) -> None:
+        """A duel a forfeit ruling ended is over for every board once the seed is out
+        (7.2): every board and record is shown, as at the limit."""
+        state.revealed = True
+
     # --- results and views ------------------------------------------------------------
     def over(self, state: DominoState, now: datetime | None) -> bool:
         return not state.running or self.time_up(now)
