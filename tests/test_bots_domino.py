@@ -84,6 +84,32 @@ def test_bot_domino_play_outs_dock_like_the_game() -> None:
         while board.docking():
             assert board.docking() == set(docking_cells(board.cells))
             board.put(rng.choice(sorted(board.docking())), 1)
+            if rng.random() < 0.2:  # a stone taken back, as `_dealt` does
+                board.put(rng.choice([c for c in range(81) if board.cells[c]]), 0)
+
+
+def test_bot_domino_play_outs_see_cells_shut_in_like_the_game_3_3() -> None:
+    """3.3: the play-out board counts the cells a stone would shut in along its row and
+    column as the game marks them unreachable, and the stones next to a cell as they lie."""
+    from corr.games.domino.deal import unreachable_cells
+
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(4):
+        cells = list(randomplay.start("domino", ["Anna"], {"seed": f"shut-in-{seed}"}, seed).game.start)
+        board = bots._Playout(cells[:])
+        while board.docking():
+            for c in range(81):
+                if board.cells[c]:
+                    continue
+                after = list(board.cells)
+                after[c] = 1
+                lines = [x for x in unreachable_cells(after) if x // 9 == c // 9 or x % 9 == c % 9]
+                assert board.shuts_in(c) == len(lines), (seed, c)
+                assert board.backed(c) == bots._backed(board.cells, c)
+                checked += len(lines)
+            board.put(rng.choice(sorted(board.docking())), rng.choice((1, bots.GREY)))
+    assert checked > 20
 
 
 def test_bot_domino_does_not_see_the_digits_to_come() -> None:

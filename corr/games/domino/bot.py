@@ -38,9 +38,6 @@ from corr.games.domino.deal import ENTRIES, docking_cells, unreachable_cells
 #: Seconds a `strong` move may think by default; a move stays well under 2 s.
 BUDGET = 1.0
 _BITS = [0] + [1 << d for d in range(1, 10)]
-#: For each cell, the indexes of the entries (lines from one edge, corr.games.domino.deal)
-#: that pass through it.
-_ENTRIES_OF: list[tuple[int, ...]] = [tuple(i for i, e in enumerate(ENTRIES) if c in e) for c in range(81)]
 #: For each cell, the cells next to it along its row and column.
 _NEIGHBOURS: list[tuple[int, ...]] = [
     tuple(n for n, ok in ((c - 9, c >= 9), (c + 9, c < 72), (c - 1, c % 9), (c + 1, c % 9 < 8)) if ok)
@@ -220,9 +217,11 @@ def _solve(cells: list[int], rng: random.Random) -> list[int] | None:
 
 class _Playout:
     """A board played out fast: the docking cell of each of the 36 entries is kept up to
-    date as stones land, instead of sliding along every line after each stone."""
+    date as stones land, instead of sliding along every line after each stone, and so
+    are the occupied cells of each row and column as 9-bit masks (bit i: the line's
+    i-th cell), to see at a glance which cells a stone shuts in (3.3)."""
 
-    __slots__ = ("cells", "dock", "count")
+    __slots__ = ("cells", "dock", "count", "rows", "cols")
 
     def __init__(self, cells: list[int]) -> None:
         self.cells = cells
@@ -231,6 +230,8 @@ class _Playout:
         for c in self.dock:
             if c >= 0:
                 self.count[c] += 1
+        self.rows = [sum(1 << i for i in range(9) if cells[9 * r + i]) for r in range(9)]
+        self.cols = [sum(1 << i for i in range(9) if cells[9 * i + c]) for c in range(9)]
 
     def _entry_dock(self, entry: tuple[int, ...]) -> int:
         cells = self.cells
@@ -243,9 +244,19 @@ class _Playout:
 
     def put(self, cell: int, piece: int) -> None:
         self.cells[cell] = piece
-        for i in _ENTRIES_OF[cell]:
+        r, c = divmod(cell, 9)
+        if piece:
+            self.rows[r] |= 1 << c
+            self.cols[c] |= 1 << r
+        else:
+            self.rows[r] &= ~(1 << c)
+            self.cols[c] &= ~(1 << r)
+        row, col = self.rows[r], self.cols[c]
+        for i, new in ((2 * r, _DOCK_AT[0][row]), (2 * r + 1, _DOCK_AT[1][row]),
+                       (18 + 2 * c, _DOCK_AT[0][col]), (19 + 2 * c, _DOCK_AT[1][col])):
+            if new >= 0:
+                new = 9 * r + new if i < 18 else 9 * new + c
             old = self.dock[i]
-            new = self._entry_dock(ENTRIES[i])
             if old != new:
                 if old >= 0:
                     self.count[old] -= 1
@@ -253,8 +264,42 @@ class _Playout:
                     self.count[new] += 1
                 self.dock[i] = new
 
+    def backed(self, cell: int) -> int:
+        """`_backed` read off the line masks."""
+        r, c = divmod(cell, 9)
+        return (self.rows[r] & _SIDES[c]).bit_count() + (self.cols[c] & _SIDES[r]).bit_count()
+
     def docking(self) -> set[int]:
         return {c for c in self.dock if c >= 0}
+
+    def shuts_in(self, cell: int) -> int:
+        """How many empty cells along its row and column a stone on the empty `cell`
+        would leave shut in (3.3): their every path to the edge then holds a stone, so
+        only a joker can fill them, and the digit a solution puts there finds no place
+        when it comes."""
+        r, c = divmod(cell, 9)
+        row, col = self.rows[r] | 1 << c, self.cols[c] | 1 << r
+        shut = 0
+        for i in _ONES[_WALLED[row] & ~row]:  # along the row, walled on both sides
+            shut += _WALLED[self.cols[i]] >> r & 1  # and along its column
+        for i in _ONES[_WALLED[col] & ~col]:
+            shut += _WALLED[self.rows[i]] >> c & 1
+        return shut
+
+
+#: By a line's 9-bit mask of occupied cells: the cells with a stone on either side
+#: along the line (none at the ends, which have no cells to the edge on one side).
+_WALLED = [sum(1 << i for i in range(1, 8) if line & (1 << i) - 1 and line >> i + 1) for line in range(512)]
+#: By a 9-bit mask: its bits, lowest first.
+_ONES = [tuple(i for i in range(9) if m >> i & 1) for m in range(512)]
+#: By the end a stone is pushed in from (0: a line's first cell, 1: its last) and a
+#: line's 9-bit mask: where along the line it docks (2.2), -1 where it cannot (2.3).
+_DOCK_AT = (
+    [m.bit_length() - 2 if m and not m & 1 else -1 for m in (line & -line for line in range(512))],
+    [line.bit_length() if line and not line & 256 else -1 for line in range(512)],
+)
+#: By a place along a line: the mask of the places next to it.
+_SIDES = [(1 << i + 1 | 1 << i >> 1) & 511 & ~(1 << i) for i in range(9)]
 
 
 class _Solutions:
@@ -308,30 +353,6 @@ def _backed(cells: Sequence[int], cell: int) -> int:
     return sum(1 for n in _NEIGHBOURS[cell] if cells[n])
 
 
-#: For each cell, the other cells of its row and column.
-_LINES: list[tuple[int, ...]] = [
-    tuple(x for x in range(81) if x != c and (x // 9 == c // 9 or x % 9 == c % 9)) for c in range(81)
-]
-
-
-def _shuts_in(cells: list[int], cell: int) -> int:
-    """How many empty cells a stone on `cell` would shut in (3.3): their every path to
-    the edge then holds a stone, so only a joker can fill them, and the digit a solution
-    puts there finds no place when it comes."""
-    cells[cell] = GREY
-    shut = 0
-    for x in _LINES[cell]:
-        if not cells[x] and _inner(x) and all(any(cells[p] for p in path) for path, _ in _PATHS[x]):
-            shut += 1
-    cells[cell] = 0
-    return shut
-
-
-def _inner(cell: int) -> bool:
-    """A cell off the edge: one on it has a path of no cells to the edge, never shut in (3.3)."""
-    return 0 < cell % 9 < 8 and 8 < cell < 72
-
-
 def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], jokers: int,
               rng: random.Random) -> tuple[bool, int]:
     """Plays `order`, one digit at a time as the game gives it: each on the docking cell
@@ -347,7 +368,7 @@ def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], 
         for c in board.docking():
             m = alive & masks[10 * c + e]
             if m:
-                key = 8 * m.bit_count() + _backed(board.cells, c) + rng.random() - 100 * _shuts_in(board.cells, c)
+                key = 8 * m.bit_count() + board.backed(c) + rng.random() - 100 * board.shuts_in(c)
                 if key > best_key:
                     best, best_key, kept = c, key, m
         if best < 0:
