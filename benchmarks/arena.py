@@ -15,7 +15,11 @@ per game and pairing:
                                    dealer keeps the seed, as in a real game, so a bot
                                    sees only what its seat's view shows): the share of
                                    puzzles completed and the mean score. Aims: strong
-                                   completes 95%, scores 1.5x greedy.
+                                   completes 95%, scores 1.5x greedy. With --oracle,
+                                   also strong told the real order of the digits to
+                                   come (read from the dealer's side, as no seat can):
+                                   what strong's play-outs reach once the order is no
+                                   secret, the ceiling of sampling it better.
 
 and, per game, the median and worst time a move took at each level; strong's worst
 beside the budget it was given (aim: at most 1.1x). `--budget` is the time each strong
@@ -71,9 +75,10 @@ def play(game: str, options: dict[str, str], levels: list[str], seed: int, budge
     seats = rep.game.seats
     players = {}
     for seat, level in zip(seats, levels):
-        fn = chooser(game, level)
+        fn = _oracle(rep, seat) if level == "oracle" else chooser(game, level)
         if "budget" in inspect.signature(fn).parameters:
-            BUDGETS[game] = budget if budget is not None else getattr(inspect.getmodule(fn), "BUDGET")
+            if level == "strong":
+                BUDGETS[game] = budget if budget is not None else getattr(inspect.getmodule(fn), "BUDGET")
             if budget is not None:
                 fn = (lambda f: lambda view, r: f(view, r, budget=budget))(fn)
         players[seat] = (level, fn)
@@ -91,6 +96,21 @@ def play(game: str, options: dict[str, str], levels: list[str], seed: int, budge
         else:
             break  # nobody on turn has a move: the engine appends passes itself
     return rep
+
+
+def _oracle(rep: Any, seat: str) -> Any:
+    """Domino's strong bot with its play-outs on the real order of the digits to come,
+    read from the dealer's deal: a measure, never a seat's move."""
+    from corr.games.domino import bot
+
+    def real_order(*_: Any) -> list[int]:
+        placed = rep.game.board_of(rep.state, seat).placed
+        return [digit for _, digit in rep.game.deal.order[placed + 1:]]
+
+    def choose(view: Any, rng: random.Random, *, budget: float = bot.BUDGET) -> Any:
+        return bot.strong_with(real_order, view, rng, budget=budget)
+
+    return choose
 
 
 def two_player(game: str, strong: str, other: str, n: int, budget: float | None) -> tuple[float, int]:
@@ -121,12 +141,12 @@ def cards(n: int, budget: float | None) -> tuple[int, int]:
     return top, n
 
 
-def domino(n: int, budget: float | None) -> dict[str, tuple[int, float]]:
+def domino(n: int, budget: float | None, levels: tuple[str, ...]) -> dict[str, tuple[int, float]]:
     """level -> (puzzles completed, mean score) over the same n secret deals: no seed
     among the options, so the dealer deals from its own (`randomplay.deal_seed`) and
     reveals it only when the game ends."""
     out = {}
-    for level in ("strong", "greedy"):
+    for level in levels:
         done, points = 0, []
         for i in range(n):
             rep = play("domino", {}, [level], 3000 + i, budget)
@@ -143,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=None, help="seconds a strong move may think")
     parser.add_argument("--only", default="", help="games to play, e.g. combat,war (default: all)")
     parser.add_argument("--quick", action="store_true", help="10 games a pairing, 0.2 s a strong move")
+    parser.add_argument("--oracle", action="store_true",
+                        help="Domino: also strong told the real order of the digits to come, the ceiling")
     args = parser.parse_args(argv)
     n = 10 if args.quick else args.games
     budget = 0.2 if args.quick and args.budget is None else args.budget
@@ -164,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'cards':<8}{'strong v 2 greedy':<22}{games:>6}{top / games:>8.0%}{f'{lo:.0%}-{hi:.0%}':>16}"
               f"  >= 60%: {'ok' if top / games >= 0.6 else 'MISSED'}")
     if "domino" in only:
-        rows = domino(n, budget)
+        rows = domino(n, budget, ("strong", "greedy", "oracle") if args.oracle else ("strong", "greedy"))
         (s_done, s_mean), (g_done, g_mean) = rows["strong"], rows["greedy"]
         lo, hi = wilson(s_done, n)
         print(f"{'domino':<8}{'strong completes':<22}{n:>6}{s_done / n:>8.0%}{f'{lo:.0%}-{hi:.0%}':>16}"
@@ -172,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         ratio = s_mean / g_mean if g_mean else float("inf")
         print(f"{'domino':<8}{'strong/greedy score':<22}{n:>6}{ratio:>8.2f}x{'':>15}  mean {s_mean:.1f} v "
               f"{g_mean:.1f}, greedy completes {g_done / n:.0%}; >= 1.5x: {'ok' if ratio >= 1.5 else 'MISSED'}")
+        if args.oracle:
+            o_done = rows["oracle"][0]
+            lo, hi = wilson(o_done, n)
+            print(f"{'domino':<8}{'oracle completes':<22}{n:>6}{o_done / n:>8.0%}{f'{lo:.0%}-{hi:.0%}':>16}"
+                  "  the order known: strong's ceiling")
     print()
     print(f"{'game':<8}{'level':<8}{'moves':>8}{'median ms':>11}{'worst ms':>10}  strong's worst / budget")
     for (game, level), times in sorted(THINK.items()):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from corr.games.base import BotView, Choice
 from corr.games.domino.rules import GOLD, GREY, UNITS
@@ -401,6 +401,21 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playout
     """Lays the given digit where the puzzle stays solvable and play-outs of the digits
     to come complete it most often; a joker only when the digit fits no such cell, on the
     cell whose play-outs complete most often."""
+    return strong_with(_order, view, rng, budget=budget, playouts=playouts)
+
+
+#: How a strong move draws an order of the digits to come for a play-out: `_order`'s
+#: arguments, an order of `to_come` back.
+Sampler = Callable[
+    [Seen, _Solutions, list[int], list[tuple[int, int]], list[tuple[list[int], list[int]]], list[int], random.Random],
+    list[int],
+]
+
+
+def strong_with(sample: Sampler, view: BotView, rng: random.Random, *, budget: float = BUDGET,
+                playouts: int = 2000) -> Choice:
+    """`strong`, its play-outs on the orders `sample` draws: a benchmark can measure what
+    strong would reach if it knew the order, which no seat does (7.2)."""
     deadline = time.perf_counter() + budget * 0.9
     seen = Seen(view)
     d = seen.given
@@ -425,7 +440,7 @@ def strong(view: BotView, rng: random.Random, *, budget: float = BUDGET, playout
         plans = _shutting_nothing_in(seen.cells, _joker_plans(seen, known))
     if not plans:
         return _joker_or_fit(seen, view, rng)
-    return _best_of(seen, plans, known, rng, deadline, playouts)
+    return _best_of(seen, plans, known, rng, deadline, playouts, sample)
 
 
 def _shutting_nothing_in(cells: Sequence[int], plans: list[_Plan]) -> list[_Plan]:
@@ -566,7 +581,7 @@ def _order(seen: Seen, known: _Solutions, sources: list[int], starts: list[tuple
 
 
 def _best_of(seen: Seen, plans: list[_Plan], known: _Solutions, rng: random.Random, deadline: float,
-             playouts: int) -> Choice:
+             playouts: int, sample: Sampler) -> Choice:
     """Monte Carlo over the order of the digits to come: which digits come is known (each
     stone of the solution not on the board), their order is no seat's to know (2.1, a
     public seed's included), so each plan is played out on the same sampled orders and
@@ -581,7 +596,7 @@ def _best_of(seen: Seen, plans: list[_Plan], known: _Solutions, rng: random.Rand
     boards = _deal_boards(seen, known, sources, rng)
     runs = 0
     while runs < playouts and (runs < 2 or time.perf_counter() < deadline):
-        order = _order(seen, known, sources, starts, boards, to_come, rng)
+        order = sample(seen, known, sources, starts, boards, to_come, rng)
         for plan in plans:
             if runs >= 2 and time.perf_counter() >= deadline:
                 break
