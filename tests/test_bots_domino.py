@@ -249,3 +249,57 @@ def test_bot_domino_digits_given_so_far_dock_on_the_deals_board_7_1() -> None:
         for c, d in dealt:
             assert c in game_docking(board) and d == rep.game.deal.solution[c]
             board[c] = d
+
+
+def test_bot_domino_sampled_orders_shut_no_cell_in_3_3_7_1() -> None:
+    """7.1 and 3.3: a deal gives every empty cell its digit in turn, each docking when it
+    comes, so its stones never shut a cell in. Strong's boards the deal may have reached
+    shut none in, and the orders it fills in from them give every empty cell a digit,
+    none left out to come at a place no deal gives it."""
+    from corr.games.domino.deal import docking_cells as game_docking, unreachable_cells
+
+    rng = random.Random(3)
+    filled = 0
+    for seed in range(6):
+        rep = randomplay.start("domino", ["Anna"], {"seed": f"sealed-{seed}", "time_limit": "none"}, seed)
+        deal = rep.game.deal
+        for placed in (0, 15, 35):
+            laid = [d for _, d in deal.order[: placed + 1]]
+            dealt = next(d for d in (bots._dealt(deal.start, deal.solution, laid, rng) for _ in range(20)) if d)
+            board = list(deal.start)
+            for c, d in dealt:
+                board[c] = d
+            assert unreachable_cells(board) == []
+            for _ in range(3):
+                order = bots._fill(board, deal.solution, rng)
+                assert sorted(c for c, _ in order) == [c for c in range(81) if not board[c]]
+                after = list(board)
+                for c, d in order:
+                    assert c in game_docking(after)
+                    after[c] = d
+                filled += 1
+    assert filled == 54
+
+
+
+def _depth_drop(cells: list[int]) -> float:
+    """How much deeper (bots._DEPTH) the first tenth of an order's cells lies than its last."""
+    tenth = len(cells) // 10
+    first, last = cells[:tenth], cells[-tenth:]
+    return (sum(bots._DEPTH[c] for c in first) - sum(bots._DEPTH[c] for c in last)) / tenth
+
+
+def test_bot_domino_sampled_orders_come_from_the_middle_outwards_like_a_deal_7_1() -> None:
+    """7.1: a deal is peeled from the full grid, each stone docking once empty, so the
+    peel eats in from the edge and the digits, given in reverse, come from the middle
+    outwards. Strong's sampled orders do the same, about as strongly as real deals
+    (a fill drawing each docking cell alike came out nearly flat)."""
+    rng = random.Random(2)
+    real, sampled = [], []
+    for seed in range(20):
+        deal = randomplay.start("domino", ["Anna"], {"seed": f"depth-{seed}"}, seed).game.deal
+        real.append(_depth_drop([c for c, _ in deal.order]))
+        sampled.append(_depth_drop([c for c, _ in bots._fill(deal.start, deal.solution, rng)]))
+    assert sum(real) / 20 > 0.8
+    assert sum(sampled) / 20 > 0.8
+

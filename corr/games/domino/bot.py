@@ -12,12 +12,14 @@ puzzle stays solvable (3.2). Where several cells take it, it plays out the rest 
 game on sampled orders of the digits to come and lays the digit where the puzzle was
 completed most often. An order is sampled as the dealer makes one (7.1): the digits
 given so far (the seat's own records) laid from the start on a docking cell each, as
-the deal may have laid them, then a solution filled in along docking cells from there;
-so the play-outs meet the orders a deal gives, docking on the deal's board, which is
-not the seat's once it laid a digit elsewhere. A play-out lays each digit where the
-most solutions still stand, on the cell most shut in, never shutting a cell in (3.3)
-where it can help it; jokers are kept for a digit no docking cell takes (then on the
-cell whose play-outs complete most often) and for the last cells (4.1).
+the deal may have laid them, then a solution filled in along docking cells from there,
+deep cells first and never shutting a cell in (3.3), as a deal peeled from the edge
+inwards gives them; so the play-outs meet the orders a deal gives, docking on the
+deal's board, which is not the seat's once it laid a digit elsewhere. A play-out lays
+each digit where the most solutions still stand, on the cell most shut in, never
+shutting a cell in where it can help it; jokers are kept for a digit no docking cell
+takes (then on the cell whose play-outs complete most often) and for the last cells
+(4.1).
 
 `Choice.expect` is in points (5): what the move scores now, plus for `strong` the
 complete puzzle's 500 times the share of play-outs that completed it.
@@ -43,6 +45,10 @@ _NEIGHBOURS: list[tuple[int, ...]] = [
     tuple(n for n, ok in ((c - 9, c >= 9), (c + 9, c < 72), (c - 1, c % 9), (c + 1, c % 9 < 8)) if ok)
     for c in range(81)
 ]
+#: For each cell, how far it lies from the board's edge (0 on the edge, 4 in the middle).
+#: A deal is peeled from the edge inwards (7.1), so its digits come from the middle
+#: outwards: the deepest cells first, the edge's last.
+_DEPTH = [min(c // 9, c % 9, 8 - c // 9, 8 - c % 9) for c in range(81)]
 _PEERS: list[tuple[int, ...]] = [
     tuple(sorted({p for _, unit in UNITS[c] for p in unit} - {c})) for c in range(81)
 ]
@@ -472,17 +478,46 @@ def _joker_plans(seen: Seen, known: _Solutions) -> list[_Plan]:
 
 def _fill(cells: Sequence[int], solution: Sequence[int], rng: random.Random) -> list[tuple[int, int]]:
     """A solution filled in from this board as a deal orders its digits (7.1): each
-    stone on a docking cell of the board as it then stands, chosen at random, until no
-    docking cell is left. (cell, digit) in turn."""
+    stone on a docking cell of the board as it then stands, chosen at random among those
+    that shut no cell in (3.3), until no docking cell is left. (cell, digit) in turn.
+    A deal gives every empty cell a digit in turn, so its stones never shut one in: a
+    fill that did would leave digits out, to come at places no deal gives them."""
     board = _Playout(list(cells))
     filled: list[tuple[int, int]] = []
     while True:
         dock = board.docking()
         if not dock:
             return filled
-        c = rng.choice(sorted(dock))
+        c = _open_cell(board, sorted(dock), rng)
         board.put(c, solution[c])
         filled.append((c, solution[c]))
+
+
+def _open_cell(board: _Playout, cells: list[int], rng: random.Random) -> int:
+    """One of `cells` at random among those a stone on which shuts no cell in (3.3),
+    else any of them, each drawn by its weight in `_deep_first`. Drawn until one shuts
+    none in, as most do."""
+    cells = list(cells)
+    while len(cells) > 1:
+        i = rng.choices(range(len(cells)), [_WEIGHT[_DEPTH[c]] for c in cells])[0]
+        if not board.shuts_in(cells[i]):
+            return cells[i]
+        cells[i] = cells[-1]
+        cells.pop()
+    return cells[0]
+
+
+#: By a cell's depth (`_DEPTH`): how likely a deal is to give it next among the docking
+#: cells, relative to one on the edge. Peeled from the edge inwards, a deal gives the
+#: deeper cells first: twice the weight a step deeper matches how deep its cells lie in
+#: each tenth of the order (7.1), where drawing all alike gives them nearly flat.
+_WEIGHT = [2.0 ** depth for depth in range(5)]
+
+
+def _deep_first(cells: list[int], rng: random.Random) -> list[int]:
+    """`cells` in a random order, each the sooner the heavier its `_WEIGHT`: sorted by a
+    uniform draw raised to 1 / weight (each next one drawn by weight among the rest)."""
+    return sorted(cells, key=lambda c: rng.random() ** (1 / _WEIGHT[_DEPTH[c]]), reverse=True)
 
 
 #: Stones `_dealt` may lay, backtracking included, before it gives up on a solution.
@@ -491,10 +526,10 @@ _DEALT_STEPS = 400
 
 def _dealt(start: Sequence[int], solution: Sequence[int], laid: list[int], rng: random.Random) -> list[tuple[int, int]] | None:
     """The board as the deal may have filled it (7.1): from the start, each digit given
-    so far, in turn, on a docking cell the solution has it on, chosen at random, taking
-    back the last stones where a digit finds none. The seat's own stones may lie
-    elsewhere; the digits to come dock on the deal's board, not on the seat's. None
-    where the solution gives no such way within _DEALT_STEPS stones."""
+    so far, in turn, on a docking cell the solution has it on that shuts no cell in,
+    chosen at random, taking back the last stones where a digit finds none. The seat's
+    own stones may lie elsewhere; the digits to come dock on the deal's board, not on
+    the seat's. None where the solution gives no such way within _DEALT_STEPS stones."""
     board = _Playout(list(start))
     choices: list[list[int]] = []  # at each depth, the cells not yet tried
     path: list[int] = []
@@ -502,11 +537,13 @@ def _dealt(start: Sequence[int], solution: Sequence[int], laid: list[int], rng: 
     while len(path) < len(laid):
         depth = len(path)
         if len(choices) == depth:
-            cells = sorted(c for c in board.docking() if solution[c] == laid[depth])
-            rng.shuffle(cells)
+            cells = _deep_first(sorted(c for c in board.docking() if solution[c] == laid[depth]), rng)
+            cells.reverse()  # popped from the end
             choices.append(cells)
         if choices[depth]:
             c = choices[depth].pop()
+            if board.shuts_in(c):  # no deal does (see `_fill`)
+                continue
             board.put(c, laid[depth])
             path.append(c)
             steps += 1
