@@ -16,10 +16,10 @@ the deal may have laid them, then a solution filled in along docking cells from 
 deep cells first and never shutting a cell in (3.3), as a deal peeled from the edge
 inwards gives them; so the play-outs meet the orders a deal gives, docking on the
 deal's board, which is not the seat's once it laid a digit elsewhere. A play-out lays
-each digit where the most solutions still stand, on the cell most shut in, never
-shutting a cell in where it can help it; jokers are kept for a digit no docking cell
-takes (then on the cell whose play-outs complete most often) and for the last cells
-(4.1).
+each digit where a solution still standing puts it, never shutting a cell in where it
+can help it, on the deepest cell, then the one most shut in; jokers are kept for a
+digit no docking cell takes (then on the cell whose play-outs complete most often) and
+for the last cells (4.1).
 
 `Choice.expect` is in points (5): what the move scores now, plus for `strong` the
 complete puzzle's 500 times the share of play-outs that completed it.
@@ -361,9 +361,11 @@ def _backed(cells: Sequence[int], cell: int) -> int:
 
 def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], jokers: int,
               rng: random.Random) -> tuple[bool, int]:
-    """Plays `order`, one digit at a time as the game gives it: each on the docking cell
-    that keeps the most solutions standing (ties at random), a joker to open one where
-    none takes it, jokers on the last cells once they suffice. (complete, digits laid)."""
+    """Plays `order`, one digit at a time as the game gives it: each on a docking cell
+    where a solution still standing puts it, one that shuts no cell in (3.3) where it
+    can, the deepest (a deal's digits come from the middle outwards, `_DEPTH`) and the
+    most shut in by stones among those (ties at random); a joker to open one where none
+    takes it, jokers on the last cells once they suffice. (complete, digits laid)"""
     board = _Playout(cells)
     empty = cells.count(0)
     laid = 0
@@ -374,7 +376,7 @@ def _play_out(cells: list[int], masks: list[int], alive: int, order: list[int], 
         for c in board.docking():
             m = alive & masks[10 * c + e]
             if m:
-                key = 8 * m.bit_count() + board.backed(c) + rng.random() - 100 * board.shuts_in(c)
+                key = 2 * _DEPTH[c] + board.backed(c) + rng.random() - 100 * board.shuts_in(c)
                 if key > best_key:
                     best, best_key, kept = c, key, m
         if best < 0:
