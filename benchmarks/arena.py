@@ -1,6 +1,6 @@
 """The arena: computer opponents played against each other, with win rates and think times.
 
-Run:  python benchmarks/arena.py [--games N] [--budget S] [--only GAME,...] [--quick]
+Run:  python benchmarks/arena.py [--games N] [--budget S] [--only GAME,...] [--quick] [--oracle]
 
 Every match is played in memory through the engine, each bot choosing from its own seat
 view (`corr.bots.base.seat_view`), with the seats swapped from game to game. It prints,
