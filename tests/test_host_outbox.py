@@ -289,6 +289,46 @@ def test_a_pass_killed_before_noting_what_it_mailed_puts_each_message_in_the_out
     assert smtpd.take() == [ANNA, BEN, CLEO]
 
 
+
+def test_a_game_s_messages_are_kept_with_one_fsync_of_new_before_its_state_counts_them(host, server, monkeypatch):  # type: ignore[no-untyped-def]
+    """The three seats' messages of a position are renamed into new/ and the folder
+    fsynced once for them all, and that before FILE.host.json says they were mailed
+    and before any of them is sent: a crash right after the state is written finds each
+    of them in new/."""
+    from corr.log import store
+
+    events: list[tuple[str, Any]] = []
+    real_replace, real_sync, real_state = os.replace, store.sync_dir, mail_host.write_state
+
+    def replace(src: Any, dst: Any) -> None:
+        real_replace(src, dst)
+        if Path(dst).parent == host.box() / outbox.NEW:
+            events.append(("rename", Path(dst).name))
+
+    def sync_dir(folder: Any) -> None:
+        real_sync(folder)
+        if Path(folder) == host.box() / outbox.NEW:
+            events.append(("fsync", None))
+
+    def write_state(path: Any, data: Any) -> None:
+        events.append(("state", sorted(os.listdir(host.box() / outbox.NEW))))
+        real_state(path, data)
+
+    monkeypatch.setattr(outbox.os, "replace", replace)
+    monkeypatch.setattr(outbox, "sync_dir", sync_dir)
+    monkeypatch.setattr(mail_host, "write_state", write_state)
+    for n in range(2):
+        host.game(f"g{n}")
+    report = host.run()
+    assert (report.mailed, report.sent) == (6, 6)
+    kinds = [kind for kind, _ in events]
+    first = kinds.index("state")
+    assert kinds[:first + 1] == ["rename"] * 3 + ["fsync", "state"]  # the first game's three, one fsync, counted
+    assert kinds[first + 1:first + 6] == ["rename"] * 3 + ["fsync", "state"]  # then the second's
+    renamed = {name for kind, name in events[:first] if kind == "rename"}
+    assert renamed <= set(events[first][1])  # in new/ when counted (none sent yet)
+
+
 def out_of_turn(host: Host, path: Path, message_id: str) -> None:
     """Deliver Ben's move at seq 0, when Anna is on turn: a message the host refuses and
     answers."""

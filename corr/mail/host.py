@@ -127,12 +127,13 @@ def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
 # Mail out
 
 
-def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failure: str) -> bool:
+def _send(msg: EmailMessage, config: Any, report: PassReport, echo: Echo, failure: str, settle: bool = True) -> bool:
     """Put the message in the pass's outbox (`config.outbox`, see corr.mail.outbox), which
     sends it at the end of the pass and keeps it until the server takes it: once there it
     counts as mailed. A message that cannot even be written there is reported (and the
-    caller, its state unchanged, tries again on a later pass), not raised."""
-    return _put(lambda: config.outbox.put(msg), str(msg["To"]), report, echo, failure)
+    caller, its state unchanged, tries again on a later pass), not raised. Without
+    `settle`, the caller settles the outbox before the message counts."""
+    return _put(lambda: config.outbox.put(msg, settle), str(msg["To"]), report, echo, failure)
 
 
 def _put(put: Callable[[], object], to: str, report: PassReport, echo: Echo, failure: str) -> bool:
@@ -214,6 +215,7 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         changed = True
         report.mailed += 1
         echo(f"{path.name}: mailed seat {seat.seat} {to}: {subject}")
+    config.outbox.settle()  # the seats' messages kept, with one fsync of the outbox, before they count
     if changed:
         state["mailed"] = mailed
         if last is not None:
@@ -229,7 +231,8 @@ def _mail_seat(rep: Any, seat: str, before: int | None, thread: dict[str, Any], 
     is of the shape `corr.mail.mime` writes (the same bytes, without the email package's
     header objects and generator), else as an EmailMessage. Its To and Subject, and the
     Message-ID and References the next message threads after; None when it could not
-    be put there (reported)."""
+    be put there (reported). The outbox is left for `mail_game` to settle, once for
+    all the seats."""
     from corr.mail.compose import draft, header_text, message_id, sidecar_references
     from corr.mail.outbox import game_identity
 
@@ -238,11 +241,12 @@ def _mail_seat(rep: Any, seat: str, before: int | None, thread: dict[str, Any], 
     data = made.written()
     if data is None:
         msg = made.message()
-        if not _send(msg, config, report, echo, failure):
+        if not _send(msg, config, report, echo, failure, settle=False):
             return None
         return str(msg["To"]), str(msg["Subject"]), (message_id(msg), header_text(msg, "References", 20_000) or None)
     to, subject = made.value("To") or "", made.value("Subject") or ""
-    if not _put(lambda: config.outbox.put_bytes(data, game_identity(to, subject)), to, report, echo, failure):
+    if not _put(lambda: config.outbox.put_bytes(data, game_identity(to, subject), settle=False), to, report, echo,
+                failure):
         return None
     return to, subject, (made.value("Message-ID"), made.value("References"))
 

@@ -3,7 +3,9 @@
 `GAMES/.outbox/` is laid out like a Maildir. A message is written to `tmp/`, fsynced and
 renamed into `new/` (that folder fsynced after), and only then does the host count it
 mailed (`FILE.host.json`): from there on the outbox owns its delivery, and a pass killed
-before sending loses nothing, for the next pass sends what it finds in `new/`.
+before sending loses nothing, for the next pass sends what it finds in `new/`. The
+messages of one position to its seats are renamed into `new/` one after the other and
+the folder fsynced once for all of them (`settle`), before any of them counts.
 
 At the end of each pass `flush` sends what is due over one SMTP connection, opened only
 when something is due, oldest first. A message leaves `new/` (unlinked, the folder
@@ -156,39 +158,56 @@ class Outbox:
         self.root = games / OUTBOX
         self._known: dict[str, str] | None = None  # digest -> file name, of new/
         self._last = 0
+        self._unsettled = False  # a message renamed into new/ since the folder was last fsynced
+        self._written: dict[str, bytes] = {}  # file name -> bytes, of the messages this object wrote
 
     # -- writing ----------------------------------------------------------------------
 
-    def put(self, msg: EmailMessage) -> str:
+    def put(self, msg: EmailMessage, settle: bool = True) -> str:
         """Write the message into `new/`, durably, unless the same message (`identity`)
-        waits there already; its file name. UsageError when it cannot be written."""
+        waits there already; its file name. UsageError when it cannot be written.
+        `settle`: see put_bytes."""
         try:
             data = _as_bytes(msg)
         except Exception as err:  # noqa: BLE001 - a header that will not go, whatever the error
             raise UsageError(f"the message cannot be written out: {type(err).__name__}: {flat(str(err), 300)}") from None
-        return self.put_bytes(data, identity(msg))
+        return self.put_bytes(data, identity(msg), settle)
 
-    def put_bytes(self, data: bytes, same: str) -> str:
+    def put_bytes(self, data: bytes, same: str, settle: bool = True) -> str:
         """Write the message `data` (as `_as_bytes` writes one) into `new/`, durably, unless
         a message of the identity `same` (`identity`) waits there already; its file name.
         Durably: the file fsynced in `tmp/`, renamed into `new/`, and `new/` fsynced, which
         is what keeps it (a crash before leaves at most a file in `tmp/`, which the next
-        flush clears). UsageError when it cannot be written."""
+        flush clears). Without `settle` the fsync of `new/` is left to the caller's
+        `settle()`, which must come before the message counts as mailed: several
+        messages then share one. UsageError when it cannot be written."""
         digest = hashlib.sha256(same.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         try:
             known = self._digests()
             if digest in known and os.path.lexists(self.root / NEW / known[digest]):
+                if settle:
+                    self.settle()  # it may be one whose folder is not fsynced yet
                 return known[digest]
             self._make(TMP, NEW)
             self._last = max(time.time_ns(), self._last + 1)
             name = f"{self._last:020d}.{digest}{SUFFIX}"
             write_new(self.root / TMP / name, data, 0o600, sync_folder=False)
             os.replace(self.root / TMP / name, self.root / NEW / name)
-            sync_dir(self.root / NEW)
+            self._unsettled = True
+            if settle:
+                self.settle()
         except OSError as err:
             raise UsageError(f"cannot write to the outbox {self.root}: {err.strerror or err}") from None
         known[digest] = name
+        self._written[name] = data
         return name
+
+    def settle(self) -> None:
+        """fsync `new/` when a message was renamed into it since it last was: what makes
+        those messages stay there through a crash."""
+        if self._unsettled:
+            sync_dir(self.root / NEW)
+            self._unsettled = False
 
     def _digests(self) -> dict[str, str]:
         if self._known is None:
@@ -275,6 +294,7 @@ class Outbox:
         done = Flushed()
         if not self.root.is_dir():
             return done
+        self.settle()  # nothing leaves before it is kept
         try:
             self._flush(config, now, echo, done)
         except Exception as err:  # noqa: BLE001 - the last guard: the outbox never stops the host
@@ -396,7 +416,9 @@ class Outbox:
         path = self.root / NEW / name
         if not os.path.lexists(path):
             return None
-        data = _read(path)
+        data = self._written.pop(name, None)  # what this pass wrote there: not read back
+        if data is None:
+            data = _read(path)
         why = None
         ready: _Ready | None = None
         if data is None:
