@@ -253,26 +253,29 @@ def _rows(table: Position, viewer: str | None, seen: Seen) -> list[list[dict[str
     board = game.board(state, viewer, now)
     start = game.board(game.initial(), viewer, now)
     _, owners, last_cell = seen
-    rows = []
-    for r in range(9):
-        row = []
-        for c in range(9):
-            cell = r * 9 + c
-            row.append(
-                {
-                    "digit": board[cell],
-                    "field": FIELD_OF[cell],
-                    "place": PLACE_OF[cell],
-                    "name": name(cell),
-                    "row": r + 1,
-                    "col": c + 1,
-                    "last": cell == last_cell,
-                    "given": bool(start[cell]) and start[cell] == board[cell],
-                    "owner": owners.get(cell),
-                }
-            )
-        rows.append(row)
-    return rows
+    return [
+        [
+            {
+                "digit": board[cell],
+                "field": field,
+                "place": place,
+                "name": cell_name,
+                "row": r,
+                "col": c,
+                "last": cell == last_cell,
+                "given": bool(start[cell]) and start[cell] == board[cell],
+                "owner": owners.get(cell),
+            }
+            for cell, field, place, cell_name, r, c in row
+        ]
+        for row in _CELLS
+    ]
+
+
+#: Each row's cells as (index, field, place, name, row, column), the last two 1-based:
+#: what every board's cell says whatever stands on it, worked out once.
+_CELLS = tuple(tuple((r * 9 + c, FIELD_OF[r * 9 + c], PLACE_OF[r * 9 + c], name(r * 9 + c), r + 1, c + 1)
+                     for c in range(9)) for r in range(9))
 
 
 # --- who a command shows what ----------------------------------------------------------
