@@ -494,3 +494,16 @@ def test_the_html_part_reads_at_375_px_in_a_real_browser(tmp_path: Path, corr, k
     assert not seen["bad"], seen["bad"][:5]
     said = " ".join(seen["text"].split())
     assert f"Your move, {NAMES[seat]} ({seat})" in said and "--sign YOUR.key" in said
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_html_part_s_letter_taken_from_the_text_part_s_is_the_one_made_afresh(tmp_path: Path, kind: str) -> None:
+    """A message's HTML letter reuses its text letter's words (`letter(..., other=)`):
+    it must say exactly what the HTML letter made on its own says, for every seat."""
+    from corr.mail.compose import _view, letter
+
+    rep = engine.load(new_game(tmp_path, kind))
+    for seat in rep.game.seats:
+        view = _view(rep, seat)
+        text = letter(rep, seat, 0, HOST, "text", view)
+        assert letter(rep, seat, None, HOST, "html", view, other=text) == letter(rep, seat, None, HOST, "html", view)

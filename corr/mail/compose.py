@@ -191,11 +191,14 @@ def _attached(rep: Any, data: bytes) -> mime.Attached | None:
 
 
 def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str | None = None,
-           fmt: str = "text", view: SeatView | None = None, boards: SharedParts | None = None) -> dict[str, Any]:
+           fmt: str = "text", view: SeatView | None = None, boards: SharedParts | None = None,
+           other: dict[str, Any] | None = None) -> dict[str, Any]:
     """What a message to `seat` says, for both parts alike: a new player must learn from
     either part whose turn it is and how to answer in this game, and see the board and
     the moves exactly as the seat may (`corr.seatview`). `boards`: the parts the
-    position's messages share (`SharedParts`), its public boards among them."""
+    position's messages share (`SharedParts`), its public boards among them. `other`:
+    the letter of the message's other part (the same seat, view and sender), whose
+    every word but the board and the new records this one says alike."""
     from corr.names import short_name
     from corr.record_text import game_text, step_text
     from corr.render import render
@@ -203,10 +206,13 @@ def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str
 
     if view is None:
         view = _view(rep, seat)
-    header = rep.header
-    entry = next((s for s in header.seats if s.seat == seat), None)
     since = view.seq - 1 if since_seq is None else since_seq
     since = max(0, min(since, view.seq))
+    board = _board(render(view, fmt) if boards is None else boards.draw(view, fmt), fmt)
+    if other is not None:
+        return {**other, "new_records": record_lines(view, rep, since), "board": board}
+    header = rep.header
+    entry = next((s for s in header.seats if s.seat == seat), None)
     mine = seat is not None and seat in rep.on_turn() and not view.over
     return {
         "title": view.position["title"],
@@ -224,7 +230,7 @@ def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str
         "log_name": _log_name(rep),
         "moves": [step_text(step, view.over) for step in view.steps],
         "game_text": game_text(view, header).rstrip("\n"),
-        "board": _board(render(view, fmt) if boards is None else boards.draw(view, fmt), fmt),
+        "board": board,
     }
 
 
@@ -436,8 +442,9 @@ def draft(
         signature = rep.sign_panel(seat.seat, view.seq, text)
         if signature is not None:
             headers.append((PANEL_SIG_HEADER, signature))
-    plain = environment_render("mail.txt", letter(rep, seat.seat, since_seq, sent_from, "text", view, boards))
-    html = environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards))
+    said = letter(rep, seat.seat, since_seq, sent_from, "text", view, boards)
+    plain = environment_render("mail.txt", said)
+    html = environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards, said))
     lines = log_lines(view, rep)
     data = None if lines is None else b"".join(line + b"\n" for line in lines)
     return Draft(headers, plain, html, data, rep, boards)
