@@ -263,6 +263,8 @@ class Cards(AsWritten, Game[CardsState]):
         if not isinstance(move, Placement):
             return None
         grid = state.grid
+        if grid.cand[move.cell] >> move.digit & 1:
+            return None  # most cards: a candidate of a free cell
         occupant = grid.cells[move.cell]
         if occupant:
             raise IllegalMove("cards 2.1", f"{name(move.cell)} is not free: a {occupant} lies there", (move.cell,))
@@ -301,15 +303,12 @@ class Cards(AsWritten, Game[CardsState]):
         index = self.seats.index(seat)
         if not state.holding[index]:
             raise IllegalMove("cards 5.2", f"{seat} holds no card")
-        card = None if self.pile is None else state.hands[index]  # `held`
+        card = self.held(state, seat)
         if card is not None and card != move.digit:
             raise IllegalMove("cards 2.1", f"{seat} does not hold a {move.digit}: the card to lay is the one in hand")
-        if state.grid.cand[move.cell] >> move.digit & 1:
-            illegal = None  # most cards: a candidate of a free cell
-        else:
-            illegal = self.check(state, move)
-            if illegal is not None and not self.as_written:
-                raise illegal
+        illegal = self.check(state, move)
+        if illegal is not None and not self.as_written:
+            raise illegal
         points = self.score(state.grid.cells, move.cell)
         state.grid.place(move.cell, move.digit)
         state.points[index] += points  # 2.2

@@ -186,6 +186,8 @@ class Combat(AsWritten, Game[CombatState]):
         """The Sudoku-rule break a placement would make (2.2), or None; raises for moves
         that cannot be made at all (occupied place, empty supply)."""
         grid = state.grid
+        if grid.cand[move.cell] >> move.digit & 1 and grid.counts[move.digit] < TILES_PER_DIGIT:
+            return None  # most placements: a candidate of an empty place, from the supply
         occupant = grid.cells[move.cell]
         if occupant:
             raise IllegalMove("combat 2.1", f"{name(move.cell)} is occupied by a {occupant}", (move.cell,))
@@ -198,12 +200,9 @@ class Combat(AsWritten, Game[CombatState]):
         if not isinstance(move, Placement):
             raise IllegalMove("combat 2.1", f"a Combat move places a tile, written like 7 (5,4); got {move}")
         grid = state.grid
-        if grid.cand[move.cell] >> move.digit & 1 and grid.counts[move.digit] < TILES_PER_DIGIT:
-            illegal = None  # most placements: a candidate of an empty place, from the supply
-        else:
-            illegal = self.check_placement(state, move)
-            if illegal is not None and self.opts["mode"] == "strict":
-                raise illegal
+        illegal = self.check_placement(state, move)
+        if illegal is not None and self.opts["mode"] == "strict":
+            raise illegal
         zeroed = grid.place(move.cell, move.digit)
         conquests = self._conquests(state, zeroed) if zeroed else ()
         # most placements conquer nothing and claim nothing: nothing to credit (3.5)
