@@ -197,7 +197,7 @@ class Outbox:
             if settle:
                 self.settle()
         except OSError as err:
-            raise UsageError(f"cannot write to the outbox {self.root}: {err.strerror or err}") from None
+            raise self._unwritable(err) from None
         known[digest] = name
         self._written[name] = data
         return name
@@ -206,8 +206,14 @@ class Outbox:
         """fsync `new/` when a message was renamed into it since it last was: what makes
         those messages stay there through a crash."""
         if self._unsettled:
-            sync_dir(self.root / NEW)
+            try:
+                sync_dir(self.root / NEW)
+            except OSError as err:
+                raise self._unwritable(err) from None
             self._unsettled = False
+
+    def _unwritable(self, err: OSError) -> UsageError:
+        return UsageError(f"cannot write to the outbox {self.root}: {err.strerror or err}")
 
     def _digests(self) -> dict[str, str]:
         if self._known is None:
