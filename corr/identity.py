@@ -91,9 +91,22 @@ def read_public(text_or_path: str) -> str:
             text = Path(text_or_path).read_text().strip()
         except OSError as err:
             raise UsageError(f"cannot read public key {text_or_path}: {err.strerror}") from None
-    if _canonical_b64(text[len(PREFIX):], 32) is None or not text.startswith(PREFIX):
+    raw = _canonical_b64(text[len(PREFIX):], 32) if text.startswith(PREFIX) else None
+    if raw is None:
         raise UsageError(f"{text_or_path} is not a corr public key (ed25519:<base64>)")
+    if not _a_point_that_signs(raw):
+        raise UsageError(f"{text_or_path} is not a public key anyone can sign with (a point of small order or off "
+                         "the curve, which libsodium refuses in every check): make a key pair with `corr key new`")
     return text
+
+
+def _a_point_that_signs(key: bytes) -> bool:
+    """Whether `key` is a point of Ed25519's main group, as every key `corr key new` makes
+    is: a key of small order would be taken into the header, then refuse every signature
+    made for it (`_checks`), so the seat could never sign a move."""
+    from nacl.bindings import crypto_core_ed25519_is_valid_point
+
+    return bool(crypto_core_ed25519_is_valid_point(key))
 
 
 def _canonical_b64(text: str, size: int) -> bytes | None:

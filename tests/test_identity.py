@@ -215,6 +215,28 @@ def test_a_public_key_spelt_another_way_is_refused(keys, corr, tmp_path: Path) -
     assert result.code == 1 and not (tmp_path / "k.corr").exists()
 
 
+@pytest.mark.parametrize("point", ["the neutral point", "a point of order 8", "off the curve"])
+def test_a_public_key_no_signature_can_match_is_refused_when_given(point: str, corr, tmp_path: Path) -> None:
+    """A key of small order (or none of the curve's points) would be written into the
+    header and then fail every signature check: the seat could never sign a move. It is
+    refused where it is given, and no game is made."""
+    from corr.errors import UsageError
+    from corr.identity import read_public
+
+    raw = {
+        "the neutral point": (1).to_bytes(32, "little"),
+        # y of a point of order 8 (RFC 8032's list of small-order encodings)
+        "a point of order 8": bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"),
+        "off the curve": (2).to_bytes(32, "little"),
+    }[point]
+    bad = "ed25519:" + base64.b64encode(raw).decode()
+    with pytest.raises(UsageError, match=r"is not a public key anyone can sign with .*`corr key new`$"):
+        read_public(bad)
+    result = corr("new", "combat", tmp_path / "k.corr", "-p", "Anna", "-p", "Ben", "--key", f"A={bad}", "-f", "none")
+    assert result.code == 1 and "not a public key anyone can sign with" in result.err
+    assert not (tmp_path / "k.corr").exists()
+
+
 def test_key_new_makes_both_files_durable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
     import stat as stat_
