@@ -356,11 +356,21 @@ def parse(text: str) -> Move:
     return _parse_general(text)
 
 
+#: Exactly a War move as `str` writes it (a piece or a number, its cell, `-` or `x`,
+#: the target): read off the match, it needs no scan and no second spelling to compare.
+#: A War log's moves are nearly all different, so few of them are in the cache.
+_CANONICAL_PIECE_MOVE = re.compile(r"([SCLNI1-9]) \(([1-9]),([1-9])\)([-x])\(([1-9]),([1-9])\)").fullmatch
+
+
 @lru_cache(maxsize=8192)
 def canonical(text: str) -> Move:
     """Parse a move as a log stores it: only in its one canonical spelling (what
     `str(move)` writes), so two copies of one game are the same bytes. Players' input
     is forgiving (`parse`); a log is not."""
+    m = _CANONICAL_PIECE_MOVE(text)
+    if m is not None:
+        piece, f, p, sep, tf, tp = m.groups()
+        return PieceMove(piece, _CELL_FP[ord(f) - 48][ord(p) - 48], _CELL_FP[ord(tf) - 48][ord(tp) - 48], sep == "x")
     move = parse(text)
     written = str(move)
     if written != text:
