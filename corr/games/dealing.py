@@ -69,8 +69,10 @@ def shuffles(seed: str, orders: Iterable[tuple[str, Sequence[T]]]) -> list[list[
     outs = [(label, list(items)) for label, items in orders]
     head = seed.encode()
     sha256, from_bytes = hashlib.sha256, int.from_bytes
-    texts = [b"%b|%b|%d" % (head, label.encode(), k) for label, out in outs for k in range(len(out) - 1)]
-    values = [from_bytes(sha256(text).digest()[:8], "big") for text in texts]
+    values = []
+    for label, out in outs:  # each draw's text: the label's bytes, then k spelt once for all
+        prefix = b"%b|%b|" % (head, label.encode())
+        values += [from_bytes(sha256(prefix + k).digest()[:8], "big") for k in _counters(len(out) - 1)]
     if values and max(values) >= _TOP - max(len(out) for _, out in outs):
         return [shuffle(seed, out, label) for label, out in outs]
     dealt = iter(values)
@@ -79,6 +81,15 @@ def shuffles(seed: str, orders: Iterable[tuple[str, Sequence[T]]]) -> list[list[
             j = value % (i + 1)
             out[i], out[j] = out[j], out[i]
     return [out for _, out in outs]
+
+
+#: b"0", b"1", ...: the numbers of the draws as their texts end, spelt once.
+_COUNTERS = [b"%d" % k for k in range(128)]
+
+
+def _counters(n: int) -> list[bytes]:
+    """The texts of k = 0 .. n-1, as `b"%d" % k` spells them."""
+    return _COUNTERS[:n] if 0 <= n <= len(_COUNTERS) else [b"%d" % k for k in range(n)]
 
 
 def draws(seed: str, label: str, expected: int = 0) -> Callable[[int], int]:

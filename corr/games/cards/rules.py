@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from corr.games.dealing import DEALER, shuffle
+from corr.games.dealing import DEALER, shuffles
 from corr.counts import counted
 from corr.errors import IllegalMove, UsageError
 from corr.games.aswritten import AsWritten, Window
@@ -145,8 +145,9 @@ class Cards(AsWritten, Game[CardsState]):
                 f"the deck has {counted(len(self.deck), 'card')}, too few to deal one to each of "
                 f"{len(seats)} players (1.2)"
             )
-        #: the pile in dealing order, where this copy knows the seed
-        self.pile = shuffle(seed, self.deck, "deck") if seed is not None else None
+        #: the pile in dealing order, where this copy knows the seed: `shuffle(seed, deck,
+        #: "deck")`, its draws hashed in one go (every load deals again)
+        self.pile = shuffles(seed, [("deck", self.deck)])[0] if seed is not None else None
 
     @staticmethod
     def deck_cards(deck: str, start: list[int]) -> list[int]:
