@@ -98,7 +98,8 @@ class _Walk:
     def step(self, step: Step) -> None:
         record, outcome = step.record, step.outcome
         findings = self.findings
-        if record.type == "move":
+        kind = record.type
+        if kind == "move":
             if self.open_illegal is not None:
                 findings.append(self.open_illegal)
             self.open_illegal = None
@@ -106,6 +107,8 @@ class _Walk:
                 self.open_illegal = _finding(
                     record.seq, "illegal-unchallenged", f"{record.by} {record.move}: {outcome.illegal}"
                 )
+            if outcome is self.quiet and not step.voided:
+                return  # most moves: nothing else to say of them
         if outcome is not self.quiet:  # most moves share one outcome that reports nothing
             said = self.said.get(id(outcome))
             if said is None:
@@ -122,20 +125,20 @@ class _Walk:
                 self.highlights.setdefault(key, []).append(
                     {"seq": record.seq, "by": record.by, "move": record.move, **entry, "text": text}
                 )
-            for kind, detail in found:
-                findings.append(_finding(record.seq, kind, f"{record.move} {detail}"))
-        if record.type == "challenge":
+            for found_kind, detail in found:
+                findings.append(_finding(record.seq, found_kind, f"{record.move} {detail}"))
+        if kind == "challenge":
             detail = "; ".join(outcome.events) or outcome.verdict or ""
             findings.append(_finding(record.seq, f"challenge-{outcome.verdict}", f"{record.by}: {detail}"))
             if outcome.verdict == "upheld":
                 self.open_illegal = None
-        elif record.type == "timeout":  # a timeout ends the game, so the forfeit is this one's
+        elif kind == "timeout":  # a timeout ends the game, so the forfeit is this one's
             finding = _finding(record.seq, "timeout", f"{record.by} claimed a timeout: ")
             self.timeouts.append(finding)
             findings.append(finding)
-        elif record.type == "vacation":
+        elif kind == "vacation":
             findings.append(_finding(record.seq, "vacation", f"{record.by} took {_days(record.note)} of vacation"))
-        elif record.type == "ruling":
+        elif kind == "ruling":
             who = getattr(self.header, record.by)
             finding = _finding(record.seq, "ruling", f"{record.by} {who.name} on seq {record.target}: "
                                f"{record.move}, because: {record.note}")

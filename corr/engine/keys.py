@@ -50,7 +50,13 @@ def signer_of(header: Header, by: str) -> tuple[str, str] | None:
     """(who, public key) that must sign a record made by `by`: the seat itself, the
     official, the host for the dealer; in a vouched game the host for everyone else.
     None when the record goes unsigned."""
-    own = seat_keys(header).get(by) or official_keys(header).get(by) or dealer_keys(header).get(by)
+    return _signer(header, by, seat_keys(header), official_keys(header), dealer_keys(header))
+
+
+def _signer(header: Header, by: str, seats: dict[str, str], officials: dict[str, str],
+            dealer: dict[str, str]) -> tuple[str, str] | None:
+    """`signer_of`, given the header's keys by role."""
+    own = seats.get(by) or officials.get(by) or dealer.get(by)
     if own is not None:
         return (by if by != DEALER else "host", own)
     if vouched(header):
@@ -59,9 +65,11 @@ def signer_of(header: Header, by: str) -> tuple[str, str] | None:
 
 
 def signers(header: Header) -> dict[str, tuple[str, str] | None]:
-    """`signer_of` for everyone who can make a record of this game, looked up once."""
+    """`signer_of` for everyone who can make a record of this game, looked up once: the
+    keys by role read once for all of them (every log read asks)."""
     actors = [s.seat for s in header.seats] + ["referee", "host", DEALER]
-    return {by: signer_of(header, by) for by in actors}
+    seats, officials, dealer = seat_keys(header), official_keys(header), dealer_keys(header)
+    return {by: _signer(header, by, seats, officials, dealer) for by in actors}
 
 
 def authors(header: Header) -> frozenset[str]:

@@ -23,6 +23,9 @@ from corr.log.store import GameLog
 from corr.notation import canonical
 
 P = TypeVar("P", bound=Position)
+#: The records a replay treats apart: rulings (one names a record to keep; a void
+#: judges records again) and reveals (a second one is refused).
+APART = frozenset({"ruling", "reveal"})
 
 
 def replay(
@@ -44,12 +47,13 @@ def replay(
     every step in memory that stays flat however long the log is (`corr audit`)."""
     game = make_game(log.header, dealer.seed_for(log))
     position = cls(log, game, game.initial(), now=now)
+    apart = [r for r in log.records if r.type in APART]  # few, found in one pass over the records
     position.void_targets = frozenset(
-        r.target for r in log.records if r.type == "ruling" and r.move == "void" and r.target is not None
+        r.target for r in apart if r.type == "ruling" and r.move == "void" and r.target is not None
     )
     records = log.records if upto is None else [r for r in log.records if r.seq <= upto]
     if settled is not None:
-        settler = Settler(position, records, settled)
+        settler = Settler(position, records, settled, apart if upto is None else [r for r in apart if r.seq <= upto])
         each = settler.after(each)
     if each is not None:
         each(position)
@@ -69,21 +73,25 @@ class Settler:
     move) or it is a reveal (a second one is refused), or it is the newest (`seq`); the
     snapshots go after each void ruling but those a later one starts from."""
 
-    def __init__(self, position: Position, records: list[Record], settled: Callable[[Step], None]) -> None:
+    def __init__(self, position: Position, records: list[Record], settled: Callable[[Step], None],
+                 apart: list[Record] | None = None) -> None:
+        """`apart`: the rulings and reveals of `records`, where the caller has them."""
         from corr.engine import rulings
 
         self.position, self.settled = position, settled
         self.done = 0  # steps handed over
         self.dropped = 0  # steps before this index are handed over and forgotten (or kept)
-        self.keep = {r.target for r in records if r.type == "ruling"} | {r.seq for r in records if r.type == "reveal"}
+        if apart is None:
+            apart = [r for r in records if r.type in APART]
+        self.keep = {r.target for r in apart if r.type == "ruling"} | {r.seq for r in apart if r.type == "reveal"}
         #: seq -> the seq of the last void ruling that judges it again
         self.hold: dict[int, int] = {}
         #: void ruling's seq -> the seq its rebuild starts from; start -> rulings yet to use it
         self.starts: dict[int, int] = {}
         self.uses: dict[int, int] = {}
-        for index, record in enumerate(records):
+        for record in apart:
             if record.type == "ruling" and record.move == "void":
-                first = rulings.rejudged(records, index)
+                first = rulings.rejudged(records, record.seq - 1)  # records[i] is the record of seq i + 1
                 for seq in range(first, record.seq):
                     self.hold[seq] = record.seq
                 self.starts[record.seq] = first
@@ -177,44 +185,46 @@ def run(position: Position, records: list[Record], start: int,
         and "move" not in game.dealer_types else None
     seats = frozenset(game.seats)
     for index, record in enumerate(records, start):
-        if record.by not in authors:
-            raise CorruptLog(f"{log.path}: seq {record.seq} is by {record.by!r}, who has no part in this game "
-                             f"(its records are made by {', '.join(sorted(authors))})", seq=record.seq, kind="by")
-        if targets and record.seq in targets:
-            snapshots[record.seq] = (clone(position.state), position.forfeit, position.forfeit_cause)
+        # one unpacking instead of a field lookup at each use
+        seq, kind, by, at, _, state, text, _, _, sig, _, seal = record
+        if by not in authors:
+            raise CorruptLog(f"{log.path}: seq {seq} is by {by!r}, who has no part in this game "
+                             f"(its records are made by {', '.join(sorted(authors))})", seq=seq, kind="by")
+        if targets and seq in targets:
+            snapshots[seq] = (clone(position.state), position.forfeit, position.forfeit_cause)
         if signed:
-            check_signature(log, record, signers.get(record.by))
-        elif record.sig is not None:  # a signature nobody can check would be a second encoding
-            raise CorruptLog(f"{log.path}: seq {record.seq} carries a signature, but {record.by} signs with no key",
-                             seq=record.seq, kind="signature")
+            check_signature(log, record, signers.get(by))
+        elif sig is not None:  # a signature nobody can check would be a second encoding
+            raise CorruptLog(f"{log.path}: seq {seq} carries a signature, but {by} signs with no key",
+                             seq=seq, kind="signature")
         try:
-            if record.type == "move" and position.forfeit is None and record.move is not None:
+            if kind == "move" and position.forfeit is None and text is not None:
                 # judge's own path for a move while the game goes on, without its layers
-                action = Action(record.seq, "move", record.by, canonical(record.move), None, record.at)
-                if on_turn is None or record.by not in seats or record.by not in on_turn(position.state):
+                action = Action(seq, "move", by, canonical(text), None, at)
+                if on_turn is None or by not in seats or by not in on_turn(position.state):
                     check_turn(game, position.state, action)
                 outcome = game_apply(position.state, action)
             else:
                 action, outcome = judge(position, record, index)
         except NotationError as err:
-            raise CorruptLog(f"{log.path}: seq {record.seq}: {err}", seq=record.seq, kind="notation") from None
+            raise CorruptLog(f"{log.path}: seq {seq}: {err}", seq=seq, kind="notation") from None
         except CorrError as err:
             raise CorruptLog(
-                f"{log.path}: seq {record.seq} ({record.type} {record.move or ''} by {record.by}) breaks the rules: {err}",
-                seq=record.seq,
+                f"{log.path}: seq {seq} ({kind} {text or ''} by {by}) breaks the rules: {err}",
+                seq=seq,
                 kind="illegal",
             ) from None
         # the position as it now stands: a ruling that voids a record rebuilds it
         forfeit = position.forfeit
         if (sha256(public_key(position.state)).hexdigest() if forfeit is None
-                else state_hash(game, position.state, forfeit, version)) != record.state:
+                else state_hash(game, position.state, forfeit, version)) != state:
             raise CorruptLog(
-                f"{log.path}: seq {record.seq}: the position after the record does not match its state hash: "
+                f"{log.path}: seq {seq}: the position after the record does not match its state hash: "
                 "the log was edited",
-                seq=record.seq,
+                seq=seq,
                 kind="state",
             )
-        if sealed or record.seal is not None:
+        if sealed or seal is not None:
             check_seal(position, record)
         add_step(Step(record, action, outcome))
         if each is not None:
