@@ -131,10 +131,14 @@ class PieceMove:
     capture: bool
 
     def __post_init__(self) -> None:
+        # Inline checks: a War log's moves are nearly all different, each made once.
         if self.piece not in _PIECE_NAMES:
             raise ValueError(f"piece must be one of S C L N I or a digit 1-9, not {self.piece!r}")
-        _check_cell(self.src)
-        _check_cell(self.dst)
+        src, dst = self.src, self.dst
+        if type(src) is not int or not 0 <= src <= 80:
+            _check_cell(src)
+        if type(dst) is not int or not 0 <= dst <= 80:
+            _check_cell(dst)
         if type(self.capture) is not bool:
             raise ValueError(f"capture must be a bool, not {self.capture!r}")
 
