@@ -39,8 +39,8 @@ def audited(path: Path | str, *, lines: bool = False) -> tuple[dict[str, Any], s
     """The audit report and the log it checked (None when the file could not be read as
     one). With `lines`, the log keeps its raw lines (`GameLog.raw`): the archive stores
     the very lines the audit passed, without reading them twice. Without, the file is
-    read a line at a time and each step judged as it settles, so an audit's memory is
-    about the records' alone, however long the log."""
+    read a block of lines at a time and each step judged as it settles, so an audit's
+    memory is about the records' alone, however long the log."""
     log: store.GameLog | None = None
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]

@@ -140,11 +140,13 @@ class Settler:
                 settled(steps[done])
                 done += 1
         self.done = done
-        keep = self.keep
-        while self.dropped < done and self.dropped < end - 1:  # the newest stays: `Position.seq`
-            if self.dropped + 1 not in keep:
-                steps[self.dropped] = SETTLED
-            self.dropped += 1
+        keep, dropped = self.keep, self.dropped
+        last = min(done, end - 1)  # the newest stays: `Position.seq`
+        while dropped < last:
+            if dropped + 1 not in keep:
+                steps[dropped] = SETTLED
+            dropped += 1
+        self.dropped = dropped
         start = self.starts.pop(end, None)
         if start is not None:  # a void ruling: the snapshots no later one starts from go
             uses, snapshots = self.uses, self.position.snapshots

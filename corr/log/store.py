@@ -149,8 +149,8 @@ def _chain(log: GameLog, rows: Iterable[bytes], reader: Reader, before: bytes) -
 
 
 def stream(f: BinaryIO, path: Path, reader: Reader = FAST) -> GameLog:
-    """`parse` of an open file read a line at a time, keeping no line once its record is
-    read (`GameLog.raw` stays empty): the whole file is never in memory at once."""
+    """`parse` of an open file read a block of lines at a time, keeping no line once its
+    record is read (`GameLog.raw` stays empty): the whole file is never in memory at once."""
     first = f.readline()
     if not first:
         raise CorruptLog(f"{path}: the file is empty, not a corr log", kind="schema")
@@ -160,16 +160,31 @@ def stream(f: BinaryIO, path: Path, reader: Reader = FAST) -> GameLog:
     log.size = len(first)
 
     def rows() -> Iterator[bytes]:
-        for line in f:
-            if not line.endswith(b"\n"):  # only the last line can lack it
-                log.torn = line
-                return
-            log.size += len(line)
-            yield line[:-1]
+        """The file's lines after the header, read a block at a time (a line at a time
+        costs a record's reading again in calls); what follows the last newline is torn."""
+        started: list[bytes] = []  # the blocks of a line that runs on past them
+        while block := f.read(_BLOCK):
+            if b"\n" not in block:
+                started.append(block)
+                continue
+            if started:
+                block = b"".join([*started, block])
+                started = []
+            lines = block.split(b"\n")
+            rest = lines.pop()
+            log.size += len(block) - len(rest)
+            if rest:
+                started.append(rest)
+            yield from lines
+        if started:
+            log.torn = b"".join(started)
 
     _chain(log, rows(), reader, log.header_raw)
     return log
 
+
+#: The bytes `stream` reads at a time: many lines, and little beside the records read.
+_BLOCK = 1 << 16
 
 _NONCANONICAL = (
     "is not in canonical form (corr writes each line one way: keys in order, no spaces, "
@@ -252,8 +267,8 @@ def as_path(path: Path | str) -> Path:
 def read(path: Path | str, reader: Reader = FAST, known: Known | None = None, *, raw: bool = True) -> GameLog:
     """Read a log under a shared lock and check its chain (see `parse` for `known`).
     Without `raw`, the log keeps none of its raw lines (nor a true `tail_hash`: such a
-    log is read, never appended to) and the file is read a line at a time, the lock
-    held until the last (`stream`): what an audit of a long log reads it with."""
+    log is read, never appended to) and the file is read a block of lines at a time, the
+    lock held until the last (`stream`): what an audit of a long log reads it with."""
     path = as_path(path)
     with locked(path, "rb", exclusive=False) as f:
         if not raw and known is None:
