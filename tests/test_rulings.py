@@ -204,6 +204,48 @@ def test_combat_4_1_uphold_a_challenge_the_log_could_not_take(corr, keys: Path) 
     assert illegal and illegal[0]["seq"] == 1 and illegal[0]["ruling"] == 3
 
 
+def test_combat_4_1_a_void_of_a_rejected_challenge_is_honoured_by_every_later_load(corr, keys: Path) -> None:
+    """B challenges A's legal placement and is rejected, which closes the question for
+    that tile (4.1); the referee voids the challenge (B misclicked). The ruling's record
+    holds the position from before the challenge, and every later load rebuilds it from
+    the position replay kept before the challenge: that kept position must not be the
+    one the challenge left (the closed question), or the log reads as edited."""
+    path = refereed(corr, keys, options=("mode=as-written",))
+    rep = engine.load(path)
+    legal = next(m for m in rep.game.legal_moves(rep.state) if rep.game.check(rep.state, m) is None)
+    assert corr("move", path, str(legal), "-f", "none").code == 0
+    rejected = corr("challenge", path, "--by", "B", "-f", "none")
+    assert rejected.code == 0 and "rejected" in rejected.err, rejected.err
+    again = corr("challenge", path, "--by", "B", "-f", "none")
+    assert again.code == 1 and "challenged already" in again.err
+    r = rule(corr, path, 2, "--void", reason="B misclicked", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    audit = corr("audit", path, "--json")
+    assert audit.code == 0, audit.out
+    assert json.loads(audit.out)["intact"] is True
+    retry = corr("challenge", path, "--by", "B", "-f", "none")  # the question is open again
+    assert retry.code == 0, retry.err
+    assert corr("audit", path).code == 0
+
+
+def test_cards_4_1_a_void_of_a_rejected_challenge_is_honoured_by_every_later_load(corr, keys: Path) -> None:
+    """The same in the card game as written (4.1): the referee voids a rejected
+    challenge, and the log still audits intact and takes the next card."""
+    path = keys / "cards.corr"
+    made = corr("new", "cards", path, "-p", "Anna", "-p", "Ben", "-o", "mode=as-written",
+                "--referee", "Rita <rita@example.org>", "--referee-key", keys / "rita.pub", "-f", "none")
+    assert made.code == 0, made.err
+    rep = engine.load(path)
+    first = next(m for m in rep.game.legal_moves(rep.state) if rep.game.check(rep.state, m) is None)
+    assert corr("move", path, str(first), "-f", "none").code == 0
+    challenged = corr("challenge", path, "--by", "B", "-f", "none")
+    assert challenged.code == 0 and "rejected" in challenged.err, challenged.err
+    r = rule(corr, path, 2, "--void", reason="B misclicked", key=keys / "rita.key")
+    assert r.code == 0, r.err
+    assert corr("audit", path).code == 0
+    assert corr("challenge", path, "--by", "B", "-f", "none").code == 0
+
+
 def test_combat_4_1_uphold_of_a_legal_move_is_refused(corr, keys: Path) -> None:
     path = refereed(corr, keys, "1 (1,1)", "2 (3,1)", options=("mode=as-written",))
     refused(corr, path, "referee", "rule", path, "--seq", "2", "--uphold", "--reason", "x", "--sign",

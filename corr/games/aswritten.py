@@ -12,7 +12,7 @@ the log, in time by the referee) applies the same penalty through `uphold`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from corr.errors import IllegalMove
@@ -20,9 +20,12 @@ from corr.games.base import Action, Outcome
 from corr.notation import Move
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Window:
-    """The newest move, open to a challenge until the next move is recorded."""
+    """The newest move, open to a challenge until the next move is recorded. Frozen: a
+    cloned state shares it with the state it was cloned from (a replay's snapshot before
+    a record, which a void ruling rebuilds from), so a challenge replaces it instead of
+    marking it."""
 
     seq: int
     by: str
@@ -84,7 +87,7 @@ class AsWritten:
         if last.challenged:  # decided: the same question again would only grow the log
             raise IllegalMove(rule, f"seq {last.seq} was challenged already, and the challenge rejected")
         if last.illegal is None:
-            last.challenged = True
+            state.last = replace(last, challenged=True)
             return Outcome(verdict="rejected", events=(f"challenge rejected: {self.moved(last)} keeps {self.main_rule}",))
         state.last = None
         done = self.take_back(state, last, action.by)
