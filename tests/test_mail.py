@@ -295,6 +295,35 @@ def test_refuses_a_stale_body_move(two_copies, tmp_path, corr):  # type: ignore[
     refused(corr, msg, a.parent, 1, "stale")
 
 
+def test_a_reply_taken_before_a_crash_is_not_refused_as_stale(two_copies, tmp_path, corr):  # type: ignore[no-untyped-def]
+    """Killed after Ben's move was written and before his message was noted as seen, a
+    host (or `corr mail ingest`) finds the message again on its next run. It was taken:
+    the run says so and changes nothing, where it used to refuse it as stale and tell
+    Ben his move was refused. Another move answering the same seq is still stale."""
+    a, _ = two_copies
+    play(a, "7 (5,4)")
+    game_id = engine.load(a).header.id
+    sidecar = sidecar_path(a)
+    before = sidecar.read_bytes() if sidecar.exists() else None
+    msg = tmp_path / "r.eml"
+    msg.write_bytes(reply_eml(game_id, 1, "3 (1,1)\n", message_id="<taken@example.net>"))
+    assert corr("mail", "ingest", msg, "--games", a.parent).code == 0
+    if before is None:  # the files as the crash left them: the record written, the message not noted
+        sidecar.unlink()
+    else:
+        sidecar.write_bytes(before)
+    log = a.read_bytes()
+    again = corr("mail", "ingest", msg, "--games", a.parent)
+    assert again.code == 0, again.err
+    assert "message already ingested (seq 2); nothing changed" in again.out + again.err
+    assert a.read_bytes() == log and [r.move for r in store.read(a).records] == ["7 (5,4)", "3 (1,1)"]
+    twice = corr("mail", "ingest", msg, "--games", a.parent)  # noted now, as any message taken
+    assert twice.code == 0 and "already ingested; nothing changed" in twice.out + twice.err
+    other = tmp_path / "o.eml"
+    other.write_bytes(reply_eml(game_id, 1, "2 (3,3)\n", message_id="<other@example.net>"))
+    refused(corr, other, a.parent, 1, "stale")
+
+
 def edited(msg_path: Path, change: Callable[[bytes], bytes]) -> None:
     data = parse(msg_path.read_bytes())
     (part,) = list(data.iter_attachments())

@@ -74,6 +74,7 @@ from corr.errors import CorrError, CorruptLog, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
 from corr.log.panels import MAX_PANEL_TEXT, keep_private, panel_problem, read_sidecar
 from corr.mail.compose import FOR_HEADER, MAX_SEQ_DIGITS, PANEL_SIG_HEADER, PRIVATE_HEADER, message_id, remember
+from corr.notation import parse as parse_move
 from corr.seatview import seen_seq
 from corr.mail.message import (
     attachment_bytes,
@@ -287,7 +288,12 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
         on_turn = _sender_seat(rep, msg, seats) if len(seats) > 1 else (seats[0] if seats else None)
         seen = seen_seq(rep, on_turn)  # a duel's seat answers the newest record of its own board
         if seq < seen:
-            raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
+            taken = _taken_before(rep, msg, seq, text)
+            if taken is None:
+                raise UsageError(f"stale message: it answers seq {seq}, this copy is at seq {seen}")
+            remember(path, msg, seen=True)
+            result.message = f"{path.name}: message already ingested (seq {taken}); nothing changed"
+            return result
         if seq > seen:
             raise UsageError(f"message from the future: it answers seq {seq}, this copy is only at seq {seen}")
         move = first_move(text)
@@ -305,6 +311,37 @@ def ingest(msg: EmailMessage, games: Path, source: str = "message", new: bool = 
     result.table = rep
     result.message = f"{path.name}: played seq {records[0].seq} {records[0].by} {move or kind}"
     return result
+
+
+def _taken_before(rep: Any, msg: EmailMessage, seq: int, text: str) -> int | None:
+    """The seq of the record that is this message's answer to `seq`, where the log holds
+    it already, else None. A host stopped after it wrote the record and before it noted
+    the message seen (a crash, kill -9) finds the message again: it was taken, and is
+    not refused as stale. The answer is the first record after `seq` by a seat (in a
+    duel, by the sender's own seat), made by the sender's seat, saying what the body
+    says."""
+    duel = rep.game.own_boards
+    seats = {entry.seat for entry in rep.header.seats}
+    for record in rep.log.records[seq:]:
+        if record.by not in seats:
+            continue
+        try:
+            _check_sender(rep, msg, record.by)
+        except UsageError:
+            if duel:
+                continue
+            return None
+        if record.type == "pass":
+            return record.seq if says_pass(text) else None
+        move = first_move(text)
+        if record.type != "move" or move is None:
+            return None
+        try:
+            said = str(parse_move(move))
+        except CorrError:
+            return None
+        return record.seq if said == record.move else None
+    return None
 
 
 def _sender_seat(rep: Any, msg: EmailMessage, seats: tuple[str, ...]) -> str:
