@@ -96,7 +96,8 @@ def test_a_mailed_move_whose_sidecar_cannot_be_written_is_not_taken(
     before = path.read_bytes()
     real = sidecars.replace_file
 
-    def full(target: Path, data: bytes, mode: int = 0o644) -> None:  # the log had room; the sidecar has none
+    def full(target: Path, data: bytes, mode: int = 0o644, sync_folder: bool = True) -> None:
+        # the log had room; the sidecar has none
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
 
     monkeypatch.setattr(sidecars, "replace_file", full)

@@ -310,9 +310,9 @@ def test_a_game_s_messages_are_kept_with_one_fsync_of_new_before_its_state_count
         if Path(folder) == host.box() / outbox.NEW:
             events.append(("fsync", None))
 
-    def write_state(path: Any, data: Any) -> None:
+    def write_state(path: Any, data: Any, sync_folder: bool = True) -> None:
         events.append(("state", sorted(os.listdir(host.box() / outbox.NEW))))
-        real_state(path, data)
+        real_state(path, data, sync_folder)
 
     monkeypatch.setattr(outbox.os, "replace", replace)
     monkeypatch.setattr(outbox, "sync_dir", sync_dir)

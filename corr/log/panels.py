@@ -40,8 +40,10 @@ def read_sidecar(log_path: Path | str) -> dict[str, Any]:
     return read_json(sidecar_path(log_path), "corr mail sidecar", "delete it to start a new thread")
 
 
-def write_sidecar(log_path: Path | str, data: dict[str, Any]) -> None:
-    write_json(sidecar_path(log_path), data)
+def write_sidecar(log_path: Path | str, data: dict[str, Any], sync_folder: bool = True) -> None:
+    """Replace the sidecar (`sidecars.write_json`; without `sync_folder` the caller fsyncs
+    the games folder)."""
+    write_json(sidecar_path(log_path), data, sync_folder)
 
 
 def panel_problem(view: Any) -> str | None:

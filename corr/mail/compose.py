@@ -528,9 +528,11 @@ def remember(log_path: Path | str, msg: Any, seen: bool = False) -> None:
     remember_thread(log_path, message_id(msg), header_text(msg, "References", 20_000) or None, seen)
 
 
-def remember_thread(log_path: Path | str, own: str | None, references: str | None, seen: bool = False) -> None:
+def remember_thread(log_path: Path | str, own: str | None, references: str | None, seen: bool = False,
+                    sync_folder: bool = True) -> None:
     """`remember` the message whose Message-ID is `own` (kept only when well formed) and
-    whose References header is `references`."""
+    whose References header is `references`. Without `sync_folder` the caller fsyncs
+    the log's folder before anything relies on the sidecar."""
     data = read_sidecar(log_path)
     own = clean_message_id(own)
     if own:
@@ -540,7 +542,7 @@ def remember_thread(log_path: Path | str, own: str | None, references: str | Non
         if seen:
             seen_ids = [i for i in data.get("seen", []) if i != own] if isinstance(data.get("seen"), list) else []
             data["seen"] = [*seen_ids, own][-500:]
-    write_sidecar(log_path, data)
+    write_sidecar(log_path, data, sync_folder)
 
 
 def compose_file(

@@ -45,8 +45,15 @@ once it is there; the end of the pass sends what the outbox holds over one SMTP
 connection, and keeps what the server did not take for a later pass.
 
 Each action is reported as one line through `echo` (ingested / refused / set aside /
-mailed / reminded / and the failures to send, which never stop a pass). Every file move
-in a Maildir is followed by an fsync of the directories involved.
+mailed / reminded / and the failures to send, which never stop a pass).
+
+What a pass writes is made durable before anything relies on it, each folder fsynced
+once where that matters rather than after every file: a reply's sidecar and records
+before its message is let go; the inbox's moves of the messages taken once after them
+all (`Inbox.settle`); a game's messages in the outbox (one fsync of its `new/`) before
+its state counts them; its thread and state (one fsync of the games folder) before its
+idle note is written and before anything is sent. The idle note, a cache, is not
+fsynced at all.
 """
 
 from __future__ import annotations
@@ -62,7 +69,8 @@ from typing import Any, Callable
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.log.sidecars import read_json, write_json
+from corr.log.sidecars import json_bytes, read_json, write_json
+from corr.log.store import replace_cache, sync_dir
 from corr.mail.inbox import Inbox, Incoming
 from corr.seatview import seen_seq
 
@@ -119,8 +127,10 @@ def read_state(log_path: Path | str) -> dict[str, Any]:
     return read_json(host_path(log_path), "corr host file", "delete it to mail the game afresh")
 
 
-def write_state(log_path: Path | str, data: dict[str, Any]) -> None:
-    write_json(host_path(log_path), data)
+def write_state(log_path: Path | str, data: dict[str, Any], sync_folder: bool = True) -> None:
+    """Replace `FILE.host.json` (`sidecars.write_json`; without `sync_folder` the caller
+    fsyncs the games folder)."""
+    write_json(host_path(log_path), data, sync_folder)
 
 
 # ---------------------------------------------------------------------------------
@@ -221,7 +231,8 @@ def mail_game(path: Path, rep: Any, state: dict[str, Any], config: Any, echo: Ec
         if last is not None:
             from corr.mail.compose import remember_thread
 
-            remember_thread(path, *last)  # the next message threads after this one
+            remember_thread(path, *last, sync_folder=False)  # the next message threads after this one; the
+            # games folder is fsynced with the state's write (see `_pass`)
     return changed
 
 
@@ -432,6 +443,8 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
             except Exception:  # noqa: BLE001 - then it stays waiting, and is said so
                 pass
             echo(f"{source}: could not be handled: {why}")
+    if waiting:  # the messages' moves kept together (see Inbox.settle)
+        inbox.settle()
 
     when = now or clock.now()
     if tournaments is not None:  # results taken, rounds paired: the games loop announces them
@@ -473,14 +486,15 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
                     echo(line)
             changed = mail_game(path, rep, state, config, echo, report)
             changed = remind_game(path, rep, state, config, when, echo, report, daily) or changed
-            if changed:
-                write_state(path, state)
+            if changed:  # the thread and the state kept with one fsync of the folder, before the idle note
+                write_state(path, state, sync_folder=False)
+                sync_dir(games)
             idle = None if acted or _pending(rep, state) else {"log": seen, "wake": wake_time(rep, state, when)}
             if idle != was_idle:
                 if idle is None:
                     idle_path.unlink(missing_ok=True)
-                else:
-                    write_json(idle_path, idle)
+                else:  # a cache written after what it sums up is kept: a crash at worst costs a replay
+                    replace_cache(idle_path, json_bytes(idle), 0o600)
         except Exception as err:  # noqa: BLE001 - one game going wrong never stops the others
             from corr.mail.message import flat
 

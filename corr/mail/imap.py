@@ -256,6 +256,9 @@ class ImapInbox:
         """Move the message to the done folder."""
         self._move(item.handle, self.folders["done"])
 
+    def settle(self) -> None:
+        """Nothing: the server keeps each move as it makes it."""
+
     def set_aside(self, item: Incoming, reason: str) -> str:
         """Put a note saying why into the bad folder, then move the message there whole.
         A host stopped between the two leaves a second note next time, never a message

@@ -45,6 +45,11 @@ class Inbox(Protocol):
         """Keep a message that cannot be handled apart, with `reason`; says where."""
         ...
 
+    def settle(self) -> None:
+        """Make what `done` did to the messages of a pass durable, once for them all (a
+        crash before finds them waiting again, which changes nothing)."""
+        ...
+
     def close(self) -> None:
         """End the pass's hold on the mailbox."""
         ...

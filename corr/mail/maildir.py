@@ -4,7 +4,8 @@ Waiting messages are those in `new/`; a message taken moves to `cur/` (flag `S`)
 that cannot be handled to `bad/NAME` with `bad/NAME.reason` (one line: why). `bad/` is a
 plain folder next to `new/` and `cur/`, not a Maildir++ folder (`.bad`): mail servers and
 clients leave it alone, so the reason files are never taken for mail. Every move is a
-rename followed by an fsync of the folders involved.
+rename followed by an fsync of the folders involved: at once for a message set aside,
+once for all the messages of a pass taken to `cur/` (`settle`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class MaildirInbox:
             raise UsageError(f"{path} is not a Maildir (it needs new/ and cur/)")
         self.path = path
         self.label = path.name
+        self._moved = False  # a message moved to cur/ since the folders were last fsynced
 
     def messages(self) -> list[Incoming]:
         """The messages in `new/`, each read (bounded, `read_bounded`) and parsed once.
@@ -53,11 +55,17 @@ class MaildirInbox:
         return in_order(items, lambda item: delivery_order(item.key))
 
     def done(self, item: Incoming) -> None:
-        """Mark the message seen: `cur/NAME:2,S` (a rename, atomic, made durable)."""
+        """Mark the message seen: `cur/NAME:2,S` (a rename, atomic, made durable by `settle`)."""
         colon = mailbox.Maildir.colon
         os.replace(self.path / "new" / item.handle, self.path / "cur" / f"{item.key}{colon}2,S")
-        sync_dir(self.path / "cur")
-        sync_dir(self.path / "new")
+        self._moved = True
+
+    def settle(self) -> None:
+        """fsync `cur/` and `new/` once for every message `done` moved since the last time."""
+        if self._moved:
+            sync_dir(self.path / "cur")
+            sync_dir(self.path / "new")
+            self._moved = False
 
     def set_aside(self, item: Incoming, reason: str) -> str:
         """Move the message to `bad/NAME`, the reason in `bad/NAME.reason`; the folder is

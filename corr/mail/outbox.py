@@ -8,8 +8,10 @@ messages of one position to its seats are renamed into `new/` one after the othe
 the folder fsynced once for all of them (`settle`), before any of them counts.
 
 At the end of each pass `flush` sends what is due over one SMTP connection, opened only
-when something is due, oldest first. A message leaves `new/` (unlinked, the folder
-fsynced) as soon as the server has accepted it, so a later pass never sends it again.
+when something is due, oldest first. A message leaves `new/` (unlinked) as soon as the
+server has accepted it, so a later pass never sends it again; the folder is fsynced
+once, when the flush ends: a crash before then may send again what this flush sent,
+as a crash between the server's answer and the unlink always could (at least once).
 A refusal (4xx or 5xx) keeps it for a later try; so does a dropped connection, after
 which the pass sends nothing more (the others wait for the next pass: one connection a
 pass). Each try that failed doubles the wait before the next (`FIRST_WAIT` up to
@@ -159,6 +161,7 @@ class Outbox:
         self._known: dict[str, str] | None = None  # digest -> file name, of new/
         self._last = 0
         self._unsettled = False  # a message renamed into new/ since the folder was last fsynced
+        self._unlinked = False  # a message sent and taken out of new/ since the folder was last fsynced
         self._written: dict[str, bytes] = {}  # file name -> bytes, of the messages this object wrote
 
     # -- writing ----------------------------------------------------------------------
@@ -342,6 +345,9 @@ class Outbox:
         finally:
             if server is not None:
                 server.close()
+            if self._unlinked:  # the messages sent leave new/ for good: one fsync for them all
+                sync_dir(self.root / NEW)
+                self._unlinked = False
         self._clear_sidecars()
 
     def _send(self, server: Connection, name: str, msg: _Ready, tries: _Tries, now: datetime, echo: Echo,
@@ -353,9 +359,9 @@ class Outbox:
             dropped = not isinstance(err, NotSent) or err.dropped
             self._failed_try(name, msg.about(), tries, _why(err), now, echo, done)
             return not dropped
-        try:  # accepted: it never goes again
+        try:  # accepted: it never goes again (new/ is fsynced when the flush ends)
             os.unlink(self.root / NEW / name)
-            sync_dir(self.root / NEW)
+            self._unlinked = True
         except OSError as err:
             line = (f"outbox: sent the message {msg.about()}, but cannot take it out of {NEW}/ "
                     f"({err.strerror or err}): the pass stops sending")
