@@ -27,7 +27,7 @@ from test_mail_parts import KINDS, new_game
 from corr import engine
 from corr.mail import mime
 from corr.mail.compose import Draft, SharedParts, draft
-from corr.mail.outbox import Outbox, _as_bytes, game_identity, identity
+from corr.mail.outbox import Outbox, _as_bytes, as_sent, as_written, game_identity, identity
 
 HOST = "Host <host@example.org>"
 THREAD = [f"<{i}.{'7' * 20}.corr@example.org>" for i in range(25)]  # a long game's References
@@ -36,6 +36,15 @@ THREAD = [f"<{i}.{'7' * 20}.corr@example.org>" for i in range(25)]  # a long gam
 def kept(made: Draft) -> bytes:
     """What the outbox kept for the message before mime: the EmailMessage written out."""
     return boundaries_named(_as_bytes(made.message()))
+
+
+def sent_as_written(made: Draft) -> bool:
+    """Whether the flush sends the bytes mime wrote, their envelope given by their headers
+    (`as_written`), as it sends them read back from the file (`as_sent`)."""
+    data = made.written()
+    envelope = made.envelope()
+    assert data is not None and envelope is not None
+    return as_written(data, envelope) == as_sent(data)
 
 
 def fast(made: Draft) -> bytes:
@@ -83,6 +92,7 @@ def test_every_kind_of_game_at_its_start_mid_game_and_finished_is_written_as_the
         for thread in (0, 1, 3, 25):  # no thread yet, one message, References folded over lines
             for made in drafts(rep, thread=thread):
                 assert fast(made) == kept(made), (when, thread, made.value("To"))
+                assert sent_as_written(made), (when, thread, made.value("To"))
     assert positions["finished"].result().over
 
 
@@ -245,6 +255,22 @@ def test_an_address_mime_writes_reads_back_as_the_email_package_reads_it(pair: t
     assert mime.address_domain(value) == msg["To"].addresses[0].domain
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sender=ADDRESS, to=ADDRESS, bare=st.tuples(st.booleans(), st.booleans()))
+def test_the_envelope_of_a_message_mime_writes_is_what_the_flush_reads_back(
+        tmp_path: Path, sender: tuple[str, str], to: tuple[str, str], bare: tuple[bool, bool]) -> None:
+    path = tmp_path / "combat.corr"
+    if not path.exists():
+        new_game(tmp_path, "combat")
+    made = drafts(engine.load(path))[0]
+    addresses = {"From": sender[1] if bare[0] else f"{sender[0]} <{sender[1]}>",
+                 "To": to[1] if bare[1] else f"{to[0]} <{to[1]}>"}
+    changed = Draft([(name, addresses.get(name, value)) for name, value in made.headers], made.text, made.html,
+                    made.log, made.rep, None)
+    if changed.written() is not None:
+        assert sent_as_written(changed)
+
+
 BODY = st.text(alphabet=st.characters(codec="utf-8"), max_size=600) | st.lists(
     st.text(alphabet=string.printable + "é=Ж \t", max_size=120), max_size=20).map("\n".join)
 
@@ -281,6 +307,7 @@ def test_any_message_of_corrs_shape_is_written_as_the_email_package_writes_it(
     data = changed.written()
     if data is not None:
         assert boundaries_named(data) == expected
+        assert sent_as_written(changed)
 
 
 LINE = (st.binary(max_size=200).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))

@@ -401,6 +401,10 @@ class Draft:
                 return None
         return mime.written(self.headers, self.text, self.html, attachment)
 
+    def envelope(self) -> tuple[str, list[str]] | None:
+        """The sender and recipients of the bytes `written` writes (`mime.envelope`)."""
+        return mime.envelope(self.headers)
+
 
 def draft(
     rep: Any,

@@ -256,8 +256,8 @@ def _mail_seat(rep: Any, seat: str, before: int | None, thread: dict[str, Any], 
             return None
         return str(msg["To"]), str(msg["Subject"]), (message_id(msg), header_text(msg, "References", 20_000) or None)
     to, subject = made.value("To") or "", made.value("Subject") or ""
-    if not _put(lambda: config.outbox.put_bytes(data, game_identity(to, subject), settle=False), to, report, echo,
-                failure):
+    if not _put(lambda: config.outbox.put_bytes(data, game_identity(to, subject), settle=False,
+                                                 envelope=made.envelope()), to, report, echo, failure):
         return None
     return to, subject, (made.value("Message-ID"), made.value("References"))
 

@@ -72,10 +72,28 @@ def attached(data: bytes, filename: str, type_: str) -> Attached | None:
     """The attachment part of `data`; None for a name or type this module does not write."""
     if not _FILENAME.fullmatch(filename) or not _TYPE.fullmatch(type_) or type_.split("/")[0] in ("text", "multipart"):
         return None
+    if len(f"Content-Type: {type_}") > MAX_LINE:  # the email package would fold it
+        return None
     if len(f'Content-Disposition: attachment; filename="{filename}"') > MAX_LINE or not data:
         return None
     body = _base64(data).decode("ascii")
     return Attached(type_, filename, body)
+
+
+def envelope(headers: Sequence[tuple[str, str]]) -> tuple[str, list[str]] | None:
+    """The sender and the recipients smtplib's `send_message` takes from the message
+    `written` writes with these headers: the addresses of its From and its To, read as
+    they stand (`written` takes only a plain `Name <address>` or a bare address); None
+    without exactly one of each."""
+    values = {name.lower(): value for name, value in headers}
+    if len(values) < len(headers) or "from" not in values or "to" not in values:
+        return None
+    return _address(values["from"]), [_address(values["to"])]
+
+
+def _address(value: str) -> str:
+    """The address of a plain `Name <address>` or of a bare address."""
+    return value[value.rindex("<") + 1:-1] if value.endswith(">") else value
 
 
 def address_domain(value: str) -> str | None:
@@ -90,7 +108,9 @@ def written(headers: Sequence[tuple[str, str]], text: str, html: str, attachment
     """The bytes of the message with `headers` (name, value as set on an EmailMessage, in
     order), `text` as its text/plain and `html` as its text/html alternative, and
     `attachment` beside them: what `_as_bytes` writes for the message `compose` builds of
-    them. None when anything in it is outside what this module writes."""
+    them. None when anything in it is outside what this module writes. No line of it is
+    longer than MAX_LINE or holds a CR, and it ends with a newline: `outbox.as_written`
+    relies on that."""
     if len({name.lower() for name, _ in headers}) < len(headers):  # EmailMessage refuses some twice
         return None
     head = []

@@ -162,7 +162,8 @@ class Outbox:
         self._last = 0
         self._unsettled = False  # a message renamed into new/ since the folder was last fsynced
         self._unlinked = False  # a message sent and taken out of new/ since the folder was last fsynced
-        self._written: dict[str, bytes] = {}  # file name -> bytes, of the messages this object wrote
+        # file name -> bytes and envelope (`put_bytes`), of the messages this object wrote
+        self._written: dict[str, tuple[bytes, tuple[str, list[str]] | None]] = {}
 
     # -- writing ----------------------------------------------------------------------
 
@@ -176,14 +177,17 @@ class Outbox:
             raise UsageError(f"the message cannot be written out: {type(err).__name__}: {flat(str(err), 300)}") from None
         return self.put_bytes(data, identity(msg), settle)
 
-    def put_bytes(self, data: bytes, same: str, settle: bool = True) -> str:
+    def put_bytes(self, data: bytes, same: str, settle: bool = True,
+                  envelope: tuple[str, list[str]] | None = None) -> str:
         """Write the message `data` (as `_as_bytes` writes one) into `new/`, durably, unless
         a message of the identity `same` (`identity`) waits there already; its file name.
         Durably: the file fsynced in `tmp/`, renamed into `new/`, and `new/` fsynced, which
         is what keeps it (a crash before leaves at most a file in `tmp/`, which the next
         flush clears). Without `settle` the fsync of `new/` is left to the caller's
         `settle()`, which must come before the message counts as mailed: several
-        messages then share one. UsageError when it cannot be written."""
+        messages then share one. `envelope`: for bytes `mime.written` wrote, the sender
+        and recipients its headers name (`mime.envelope`), which spares the flush
+        reading them back (`as_written`). UsageError when it cannot be written."""
         digest = hashlib.sha256(same.encode("utf-8", "surrogateescape")).hexdigest()[:24]
         try:
             known = self._digests()
@@ -202,7 +206,7 @@ class Outbox:
         except OSError as err:
             raise self._unwritable(err) from None
         known[digest] = name
-        self._written[name] = data
+        self._written[name] = (data, envelope)
         return name
 
     def settle(self) -> None:
@@ -428,9 +432,8 @@ class Outbox:
         path = self.root / NEW / name
         if not os.path.lexists(path):
             return None
-        data = self._written.pop(name, None)  # what this pass wrote there: not read back
-        if data is None:
-            data = _read(path)
+        kept = self._written.pop(name, None)  # what this pass wrote there: not read back
+        data, envelope = kept if kept is not None else (_read(path), None)
         why = None
         ready: _Ready | None = None
         if data is None:
@@ -439,7 +442,7 @@ class Outbox:
             why = f"bigger than {MAX_FILE // (1024 * 1024)} MB"
         else:
             try:
-                wire = as_sent(data)
+                wire = as_sent(data) if envelope is None else as_written(data, envelope)
                 if wire is not None:
                     ready = _Ready(data, wire, None)
                 else:
@@ -558,6 +561,15 @@ def as_sent(data: bytes) -> tuple[str, list[str], bytes] | None:
     if len(senders) != 1 or not recipients or not all("@" in addr for addr in [senders[0][1], *recipients]):
         return None
     return senders[0][1], recipients, data.replace(b"\n", b"\r\n")
+
+
+def as_written(data: bytes, envelope: tuple[str, list[str]]) -> tuple[str, list[str], bytes] | None:
+    """`as_sent(data)` for bytes `mime.written` wrote, `envelope` what their headers name
+    (`mime.envelope`): no line of them is longer than MAX_LINE or holds a CR, and their
+    headers are From, To and corr's own, so what is left to ask is whether they are ASCII."""
+    if not data.isascii():
+        return None
+    return envelope[0], list(envelope[1]), data.replace(b"\n", b"\r\n")
 
 
 def _as_bytes(msg: EmailMessage) -> bytes:
