@@ -75,11 +75,13 @@ class Cell:
     last: bool
     given: bool
     owner: str | None
+    blank: bool  # nothing stands there and nobody holds its field: drawn alike on every board
 
 
 def cells(rows: list[list[dict[str, Any]]]) -> list[list[Cell]]:
     """The board's rows as the templates read them: the seat view's cells, as they are."""
-    return [[Cell(index=r * 9 + c, **cell) for c, cell in enumerate(row)] for r, row in enumerate(rows)]
+    return [[Cell(index=r * 9 + c, blank=not (cell["digit"] or cell["owner"] or cell["last"] or cell["given"]), **cell)
+             for c, cell in enumerate(row)] for r, row in enumerate(rows)]
 
 
 def _template_name(game: str, fmt: str) -> str:
