@@ -178,6 +178,38 @@ def test_domino_1_2_a_reply_from_the_other_seat_plays_its_own_board(host: Host) 
     assert after.game.board_of(after.state, "A").moves == 0
 
 
+def test_domino_1_2_a_reply_taken_before_a_crash_is_known_among_the_other_boards_records(host: Host) -> None:
+    """A duel's reply answers its seat's own board: Anna's record may come between the
+    position Ben answered and his record. Stopped after Ben's record was written and
+    before his message was noted as seen, the host takes the message again as the one
+    it took, not as stale."""
+    from corr.log.panels import sidecar_path
+    from corr.mail.ingest import ingest_bytes
+
+    host.new()
+    sent = host.run()
+    dealer = host.dealer()
+    replies = {}
+    for seat, name in (("A", "<a@example.org>"), ("B", "<b@example.org>")):
+        msg = EmailMessage()
+        msg["From"] = PLAYERS["AB".index(seat)]
+        msg["To"] = HOST
+        msg["Subject"] = f"Re: {parse(sent[seat])['Subject']}"
+        msg["Message-ID"] = name
+        msg.set_content(first_move(dealer, seat) + "\n")
+        replies[seat] = msg.as_bytes()
+    assert ingest_bytes(replies["A"], host.games).ok
+    sidecar = sidecar_path(host.path)
+    noted = sidecar.read_bytes()
+    assert ingest_bytes(replies["B"], host.games).ok
+    sidecar.write_bytes(noted)  # as a crash left it: Ben's record written, his message not noted
+    log = host.path.read_bytes()
+    again = ingest_bytes(replies["B"], host.games)
+    assert again.ok and again.message.endswith("message already ingested (seq 2); nothing changed"), again.message
+    assert host.path.read_bytes() == log
+    assert [r.by for r in host.dealer().log.records] == ["A", "B"]
+
+
 def test_domino_1_2_a_whole_duel_by_mail_ends_with_the_reveal_and_everything_shown(host: Host) -> None:
     host.new({"givens": "70"})
     sent = host.run()
