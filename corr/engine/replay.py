@@ -195,7 +195,9 @@ def run(position: Position, records: list[Record], start: int,
         if targets and seq in targets:
             snapshots[seq] = (clone(position.state), position.forfeit, position.forfeit_cause)
         if signed:
-            check_signature(log, record, signers.get(by))
+            signer = signers.get(by)
+            if signer is not None or sig is not None:  # a record nobody signs, carrying nothing: nothing to check
+                check_signature(log, record, signer)
         elif sig is not None:  # a signature nobody can check would be a second encoding
             raise CorruptLog(f"{log.path}: seq {seq} carries a signature, but {by} signs with no key",
                              seq=seq, kind="signature")
