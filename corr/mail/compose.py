@@ -114,14 +114,6 @@ def plain_body(rep: Any, since_seq: int | None = None, seat: str | None = None, 
     return environment().get_template("mail.txt").render(m=letter(rep, seat, since_seq, sender, "text"))
 
 
-def html_body(rep: Any, seat: str | None = None, sender: str | None = None) -> str:
-    """The HTML part (templates/mail.html): what the text part says but the JSON lines, as
-    one self-contained document with inline styles, for a mail client that shows HTML."""
-    from corr.render import environment
-
-    return environment().get_template("mail.html").render(m=letter(rep, seat, None, sender, "html"))
-
-
 #: What the instructions of a game with keys call what only the player knows: the saved
 #: message, the folder of their copies, their secret key, their SMTP settings.
 SAVED_AS = "msg.eml"
