@@ -304,6 +304,17 @@ _PLAIN = re.compile(
 ).fullmatch
 _HEX_DIGITS = b"0123456789abcdef"
 _new_record = tuple.__new__  # Record(...) without its Python-level __new__: one per line read
+#: A record's type and author as text, by their bytes: a log has a handful of each, and
+#: one shared string for all of them keeps a long log's records smaller (`_word`).
+_WORDS: dict[bytes, str] = {}
+
+
+def _word(raw: bytes) -> str:
+    """`raw` decoded, the one string for it once seen (at most a few hundred are kept)."""
+    text = raw.decode()
+    if len(_WORDS) < 256:
+        _WORDS[raw] = text
+    return text
 
 
 def plain_record(raw: bytes) -> Record | None:
@@ -324,8 +335,9 @@ def plain_record(raw: bytes) -> Record | None:
             return None
         if len(text) > 100:
             return None
-    return _new_record(Record, (int(seq), kind.decode(), by.decode(), at.decode(), prev.decode(), state.decode(),
-                                text, None, None, None, None, None))
+    words = _WORDS
+    return _new_record(Record, (int(seq), words.get(kind) or _word(kind), words.get(by) or _word(by), at.decode(),
+                                prev.decode(), state.decode(), text, None, None, None, None, None))
 
 
 def read_header(raw: bytes) -> Header:
