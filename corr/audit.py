@@ -21,7 +21,6 @@ from corr.errors import CorruptLog
 from corr.games.base import Outcome
 from corr.log import store
 from corr.log.lines import Header
-from corr.log.models import STRICT
 from corr.names import visible
 from corr.record_text import what
 
@@ -45,7 +44,7 @@ def audited(path: Path | str, *, lines: bool = False) -> tuple[dict[str, Any], s
     report: dict[str, Any] = {"file": str(path), "intact": False, "findings": []}
     findings: list[dict[str, Any]] = report["findings"]
     try:  # the dealer's copy checks every card now
-        log = dealer.attach(store.read(path, reader=STRICT, raw=lines))
+        log = dealer.attach(store.read(path, reader=store.CHECKED, raw=lines))
     except CorruptLog as err:
         findings.append(_finding(err.seq, err.kind, str(err)))
         return report, log

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +198,38 @@ def test_both_readers_give_one_verdict_on_a_respelt_header(raw: bytes, records: 
     data = b"".join(line + b"\n" for line in [raw, *REP.log.raw[:records]])
     fast, strict = (log_verdict(data, reader) for reader in READERS)
     assert fast == strict, raw
+
+
+def refusal(data: bytes, reader: store.Reader) -> str | None:
+    """The words a reader refuses a whole file with, or None when it takes it."""
+    try:
+        store.parse(data, Path("mutated.corr"), reader)
+    except CorruptLog as err:
+        return str(err)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 12).flatmap(lambda i: st.tuples(st.just(i), respelt(REP.log.raw[i]))))
+def test_an_audit_refuses_a_line_in_the_models_words(case: tuple[int, bytes]) -> None:
+    """`corr audit` reads with the codec and has the models read a line it refuses:
+    its verdict and the finding's words are the models' own."""
+    i, raw = case
+    data = b"".join(line + b"\n" for line in [REP.log.header_raw, *REP.log.raw[:i], raw])
+    assert log_verdict(data, store.CHECKED) == log_verdict(data, models.STRICT), raw
+    assert refusal(data, store.CHECKED) == refusal(data, models.STRICT), raw
+
+
+def test_an_audit_of_a_sound_log_builds_no_models(tmp_path: Path) -> None:
+    """Building the pydantic models costs an audit more time and memory than a long
+    log's records: a log the codec takes whole never needs them."""
+    path = tmp_path / "g.corr"
+    path.write_bytes(store.text(REP.log))
+    probe = ("import sys; from corr.audit import audit; "
+             f"report = audit({str(path)!r}); print(report['intact'], 'pydantic' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.stdout.split() == ["True", "False"]
 
 
 record_text = st.text(max_size=30) | st.sampled_from(['"', "\\", "\x00\x1f\x7f", "\u2028\u2029", "é✓😀", "\ufeff", "a/b"])

@@ -43,7 +43,7 @@ REAL = [
     "0001-01-01T00:00:00Z",
     "9999-12-31T23:59:59Z",
 ]
-READERS = {"lines": store.FAST, "models": models.STRICT}
+READERS = {"lines": store.FAST, "models": models.STRICT, "audit": store.CHECKED}
 
 
 def new_game(tmp_path: Path, moves: tuple[str, ...] = ("7 (5,4)", "3 (1,2)"), tc: dict | None = None) -> Path:

@@ -159,6 +159,6 @@ _new_tuple = tuple.__new__
 #: A validated model's field values (pydantic keeps them in its __dict__) in lines.Record order.
 _record_values = operator.itemgetter(*lines.Record._fields)
 
-#: The reader `corr audit` uses: every line the common shape does not take is checked
-#: by the models themselves.
+#: The models as a reader: what the codec is held to (tests/test_lines.py), and what
+#: names the fault of a line `corr audit` refuses (`store.CHECKED`).
 STRICT = (read_header, read_record)

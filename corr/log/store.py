@@ -57,6 +57,29 @@ class GameLog:
 Reader = tuple[Callable[[bytes], Header], Callable[[bytes], Record]]
 #: How everyday commands read lines: the pydantic-free codec.
 FAST: Reader = (lines.read_header, lines.read_record)
+
+
+def _checked_header(raw: bytes) -> Header:
+    try:
+        return lines.read_header(raw)
+    except lines.LineError:
+        from corr.log import models
+        return models.read_header(raw)
+
+
+def _checked_record(raw: bytes) -> Record:
+    try:
+        return lines.read_record(raw)
+    except lines.LineError:
+        from corr.log import models
+        return models.read_record(raw)
+
+
+#: How `corr audit` reads lines: the codec, which takes and refuses every line as the
+#: pydantic models do (tests/test_lines.py holds them to it); a line it refuses is read
+#: again by the models, whose words name the fault. The models are imported only then:
+#: building them costs an audit more start-up time and memory than a long log's records.
+CHECKED: Reader = (_checked_header, _checked_record)
 #: Given a log's path and bytes, the records a caller read and checked before from the
 #: first lines of exactly these bytes (a checkpoint: `corr.engine.checkpoint`); None
 #: where it knows none.
@@ -67,7 +90,7 @@ def parse(data: bytes, path: Path, reader: Reader = FAST, known: Known | None = 
     """Parse and chain-check a whole log; raises CorruptLog naming the first bad line.
 
     `reader` turns raw lines into a header and records, raising `lines.LineError` for a
-    line that is not valid (audits pass the pydantic models' reader). `known` may vouch
+    line that is not valid (audits pass `CHECKED`). `known` may vouch
     for a prefix of the bytes: its records are taken as they were checked before, and
     only the lines after it are read and chained.
     """
