@@ -15,7 +15,9 @@ Run:  python benchmarks/bench.py [--games N] [--quick] [--profile] [--runs N] [-
    installed wheel; plus the top `python -X importtime` offenders of `corr move`.
 
 3. The verdict: every figure the project holds itself to, each beside its reference and
-   its aim, in one table: the audit of every game over its floor (aims 3x, Domino 5x),
+   its aim, in one table: the audit of every game over its floor (aims 3x, Domino 5x;
+   beside each, two of its parts over the same floor: reading the lines, checked and
+   chained, and the replay of the logs read, every move judged and its position hashed),
    and what the other benchmarks measure (`figures()` of bench_status, bench_war,
    bench_solver, bench_scale and bench_host: `corr status` over 1,000 games, War's legal
    moves against python-chess, the solver against C dancing links, an audit with void
@@ -137,6 +139,24 @@ def run_audits(files: list[Path]) -> int:
     return bad
 
 
+def run_reads(files: list[Path]) -> list:  # type: ignore[type-arg]
+    """Each file read as an audit reads it: every line checked and chained, no move judged."""
+    from corr.engine import dealer
+    from corr.log import store
+
+    return [dealer.attach(store.read(path, reader=store.CHECKED, raw=False)) for path in files]
+
+
+def run_replays(logs: list) -> None:  # type: ignore[type-arg]
+    """Each log read replayed as an audit replays it: every move judged by the rules and
+    the position after it hashed, without the audit's findings."""
+    from corr.engine.position import Position
+    from corr.engine.replay import replay
+
+    for log in logs:
+        replay(log, cls=Position)
+
+
 def run_floor(files: list[Path]) -> int:
     sha256, loads = hashlib.sha256, json.loads
     n = 0
@@ -171,8 +191,10 @@ EVERY_GAME = {
 
 
 def every_game_ratios(n: int, folder: Path, rounds: int) -> list[tuple[str, int, dict[str, list[Sample]]]]:
-    """(game, records, {"audit"/"floor": (wall, CPU) per round}) over n random complete
-    games of each game, the audit and the floor interleaved."""
+    """(game, records, {"audit"/"floor"/"read"/"replay": (wall, CPU) per round}) over n
+    random complete games of each game, interleaved: the audit, its floor, and two of
+    the audit's parts, reading the files (`run_reads`) and replaying the logs read
+    (`run_replays`), which tell where an audit's time goes."""
     from corr import randomplay
     from corr.log import store
 
@@ -189,7 +211,9 @@ def every_game_ratios(n: int, folder: Path, rounds: int) -> list[tuple[str, int,
         if bad:
             print(f"WARNING: {bad} {game} games did not audit as intact")
         records = run_floor(files)
-        times = interleaved({"audit": lambda: run_audits(files), "floor": lambda: run_floor(files)}, rounds)
+        logs = run_reads(files)
+        times = interleaved({"audit": lambda: run_audits(files), "floor": lambda: run_floor(files),
+                             "read": lambda: run_reads(files), "replay": lambda: run_replays(logs)}, rounds)
         rows.append((game, records, times))
     return rows
 
@@ -345,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
             aim = AUDIT_AIM.get(game, AUDIT_AIM_DEFAULT)
             print(f"{game:<8}{recs:>8}{a_cpu / recs * 1e6:>9.1f}us{f_cpu / recs * 1e6:>9.1f}us   "
                   f"{fmt(ratio(got['audit'], got['floor']), aim=aim)}")
+            print(f"{'':<29}of it, reading the lines   {fmt(ratio(got['read'], got['floor']))}")
+            print(f"{'':<29}and the rules' replay      {fmt(ratio(got['replay'], got['floor']))}")
             verdict.append(Figure(f"{game} audit", f"{a_cpu / recs * 1e6:.1f} us a record",
                                   f"floor: {f_cpu / recs * 1e6:.1f} us", ratio(got["audit"], got["floor"]), aim))
 
