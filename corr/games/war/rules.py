@@ -268,12 +268,7 @@ class War(Game[WarState]):
     @staticmethod
     def frozen(state: WarState, colour: int) -> set[int]:
         """2.6: the cells of `colour`'s numbers next to an enemy Immobilizer."""
-        piece, side = state.piece, state.side
-        out: set[int] = set()
-        for c in _immobilizers(state):
-            if side[c] and side[c] != colour and colour in KING_READ[c](side):
-                out.update(n for n in KING[c] if side[n] == colour and piece[n] < 10 and piece[n])
-        return out
+        return _frozen(state.piece, state.side, _immobilizers(state), colour)
 
     @staticmethod
     def fits(piece: list[int], cell: int, digit: int, empty: int = -1) -> bool:
@@ -289,20 +284,8 @@ class War(Game[WarState]):
         its own cell)."""
         piece, side = state.piece, state.side
         own = side[cell]
-        targets = list(KING[cell])
-        leaps = [n for n in KING[cell] if piece[n] == LEAP and side[n] == own]
-        for leap in leaps:
-            targets.extend(KING[leap])
-            for second in KING[leap]:
-                if piece[second] == LEAP and side[second] == own and second != cell:
-                    targets.extend(KING[second])
-        seen: set[int] = set()
-        out = []
-        for t in targets:
-            if t != cell and t not in seen:
-                seen.add(t)
-                out.append(t)
-        return out
+        near = [n for n in KING[cell] if piece[n] == LEAP and side[n] == own]
+        return list(_reach(piece, side, own, cell, near) if near else KING[cell])
 
     def piece_moves(self, state: WarState, cell: int, frozen: set[int] | None = None) -> list[Move]:
         """Every legal move of the piece on `cell` (its colour's turn or not)."""
@@ -310,14 +293,17 @@ class War(Game[WarState]):
         if not state.piece[cell]:
             return []
         return _all_moves(state.piece, state.side, own, frozen if frozen is not None else self.frozen(state, own),
-                          (cell,))
+                          _pieces(state), (cell,))
 
     def legal_moves(self, state: WarState) -> list[Move]:
         """Every move of the side on turn, in the order `piece_moves` gives them cell by
         cell; made in one sweep (`_all_moves`), which is what audits and bots call most."""
         if state.over:
             return []
-        return _all_moves(state.piece, state.side, state.turn, self.frozen(state, state.turn))
+        piece, side, own = state.piece, state.side, state.turn
+        board = _board(state)
+        return _all_moves(piece, side, own, _frozen(piece, side, _found(board, IMMOBILIZER), own), board,
+                          _found(board, own, 81, 162))
 
     def has_move(self, state: WarState) -> bool:
         """Whether the side to move has a legal move (3.2): `bool(legal_moves)` without
@@ -583,161 +569,6 @@ assert _default_setup() == DEFAULT_SETUP
 
 
 # --- every move of a side at once ---------------------------------------------------------
-#: the three units (row, column, field) of each cell, as indexes into 27 digit counts
-UNITS_OF = tuple((c // 9, 9 + c % 9, 17 + FIELD_OF[c]) for c in range(81))
-_DIGIT = tuple(str(d) for d in range(10))
-#: per (letter, from cell): the moves to each cell, quiet at dst, captures at 81 + dst
-_ROWS: dict[tuple[str, int], list[PieceMove | None]] = {}
-
-
-def _row(letter: str, src: int) -> list[PieceMove | None]:
-    row = _ROWS.get((letter, src))
-    if row is None:
-        row = _ROWS[(letter, src)] = [None] * 162
-    return row
-
-
-def _counts(piece: list[int]) -> list[int]:
-    """How many of each digit each unit holds: `[unit * 10 + digit]`."""
-    counts = [0] * (27 * 10)
-    for c in range(81):
-        d = piece[c]
-        if 0 < d < 10:
-            r, k, f = UNITS_OF[c]
-            counts[r * 10 + d] += 1
-            counts[k * 10 + d] += 1
-            counts[f * 10 + d] += 1
-    return counts
-
-
-def _from_row(row: list[PieceMove | None], letter: str, src: int, dst: int, capture: bool) -> PieceMove:
-    """The move from `src` to `dst` out of the piece's table, made the first time."""
-    i = dst + 81 if capture else dst
-    m = row[i]
-    if m is None:
-        m = row[i] = _piece_move(letter, src, dst, capture)
-    return m
-
-
-def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int],
-               cells: Sequence[int] = range(81)) -> list[Move]:
-    """The legal moves of `own`'s pieces on `cells` (2.1-2.6), cell by cell, with the
-    Sudoku rule (2.1, 2.7) read off digit counts per unit, made once for the position
-    (and only when a number or a Corrector asks) instead of each target's twenty peers,
-    and each move object found by its index in a table. One piece (`piece_moves`)
-    looks at the peers instead: counting the board would cost more."""
-    counts: list[int] = []
-    sweep = len(cells) > 1
-
-    def fits(t: int, d: int, empty: int) -> bool:
-        """`War.fits`: no peer of `t` but `empty` holds `d`."""
-        if not sweep:
-            return War.fits(piece, t, d, empty)
-        at_t = piece[t] == d
-        gone = piece[empty] == d and empty != t
-        eu = UNITS_OF[empty]
-        for u in UNITS_OF[t]:
-            n = counts[u * 10 + d] - at_t - (gone and u in eu)
-            if n:
-                return False
-        return True
-
-    moves: list[Move] = []
-    add = moves.append
-    for cell in cells:
-        if side[cell] != own:
-            continue
-        kind = piece[cell]
-        if not kind:
-            continue
-        if kind < 10:  # a number (2.1)
-            if cell in frozen:
-                continue
-            if sweep and not counts:
-                counts = _counts(piece)
-            letter = _DIGIT[kind]
-            row = _row(letter, cell)
-            targets = KING[cell]
-            leaps = [n for n in targets if piece[n] == LEAP and side[n] == own]
-            if leaps:  # 2.4: steps from adjacent friendly Leaps, and from a second Leap beside one
-                more = list(targets)
-                for leap in leaps:
-                    more.extend(KING[leap])
-                    for second in KING[leap]:
-                        if piece[second] == LEAP and side[second] == own and second != cell:
-                            more.extend(KING[second])
-                targets = tuple(dict.fromkeys(t for t in more if t != cell))
-            er, ek, ef = UNITS_OF[cell]
-            for t in targets:
-                st = side[t]
-                if st == own:
-                    continue
-                if not sweep:
-                    if not fits(t, kind, cell):
-                        continue
-                else:
-                    r, k, f = UNITS_OF[t]  # `fits(t, kind, cell)`, inlined: the hottest loop of a sweep
-                    at_t = piece[t] == kind
-                    if (counts[r * 10 + kind] - at_t - (r == er) or counts[k * 10 + kind] - at_t - (k == ek)
-                            or counts[f * 10 + kind] - at_t - (f == ef)):
-                        continue
-                i = t + 81 if st else t
-                m = row[i]
-                if m is None:
-                    m = row[i] = _piece_move(letter, cell, t, bool(st))
-                add(m)
-            continue
-        letter = LETTER[kind]
-        row = _row(letter, cell)
-        if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
-            for t in KNIGHT_JUMPS[cell]:
-                if not piece[t]:
-                    add(_from_row(row, letter, cell, t, False))
-                elif side[t] != own and piece[t] >= 10:
-                    add(_from_row(row, letter, cell, t, True))
-            continue
-        if kind == IMMOBILIZER:  # 2.6: a King's step, no capture
-            for t in KING[cell]:
-                if not piece[t]:
-                    m = row[t]
-                    if m is None:
-                        m = row[t] = _piece_move(letter, cell, t, False)
-                    add(m)
-            continue
-        start = len(moves)  # a Star's slides, which its jumps within its field must not repeat
-        for ray in (QUEEN_RAYS[cell] if kind == LEAP else ROOK_RAYS[cell]):  # 2.2-2.4: slides, no capture
-            for t in ray:
-                if piece[t]:
-                    if kind == STAR and side[t] != own and piece[t] < 10:
-                        m = row[t + 81]
-                        if m is None:
-                            m = row[t + 81] = _piece_move(letter, cell, t, True)  # suicide capture (2.2)
-                        add(m)
-                    break
-                m = row[t]
-                if m is None:
-                    m = row[t] = _piece_move(letter, cell, t, False)
-                add(m)
-        if kind == STAR:
-            done = {m.dst for m in moves[start:] if isinstance(m, PieceMove)}  # 2.2: a jump to any empty cell of its own field, or a suicide capture there
-            for t in OWN_FIELD[cell]:
-                if t in done:
-                    continue
-                if not piece[t]:
-                    add(_from_row(row, letter, cell, t, False))
-                elif side[t] != own and piece[t] < 10:
-                    add(_from_row(row, letter, cell, t, True))
-        elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
-            for t in ORTHO[cell]:
-                n = piece[t]
-                if side[t] == own and 0 < n < 10:
-                    if sweep and not counts:
-                        counts = _counts(piece)
-                    moves.extend(Correction(t, d) for d in range(1, 10) if d != n and fits(t, d, t))
-    return moves
-
-
-# --- one question about a position, answered without making every move ---------------------
 #: the cells a King's step and a Knight's jump reach, as sets to test one target
 KING_SET = tuple(frozenset(k) for k in KING)
 KNIGHT_SET = tuple(frozenset(k) for k in KNIGHT_JUMPS)
@@ -754,6 +585,162 @@ ROOK_BETWEEN = _between(ROOK_RAYS)
 QUEEN_BETWEEN = _between(QUEEN_RAYS)
 #: the letter a move writes for each piece kind (1-9 the digit)
 WRITTEN = ("",) + tuple(str(d) for d in range(1, 10)) + tuple(LETTER[k] for k in range(STAR, IMMOBILIZER + 1))
+#: per cell: its peers as a bit mask, so that one test asks whether a target shares a
+#: unit with any other holder of a digit (2.1) instead of reading its twenty peers
+PEER_MASK = tuple(sum(1 << p for p in PEERS[c]) for c in range(81))
+#: per cell: a Star's jumps within its own field (2.2), each with the cells a Rook's
+#: slide there crosses (None off the Star's row and column): a jump a slide already
+#: makes is not made twice
+STAR_JUMPS = tuple(tuple((t, ROOK_BETWEEN.get((c, t))) for t in OWN_FIELD[c]) for c in range(81))
+#: per cell: the Corrector's replacements there (2.3), by digit 1-9; made once, as moves are immutable
+REPLACEMENTS = tuple(tuple((d, Correction(c, d)) for d in range(1, 10)) for c in range(81))
+#: per kind * 81 + from cell: the piece's moves to each cell, quiet at dst, captures at
+#: 81 + dst, each made the first time it is legal
+_ROWS: list[list[PieceMove | None] | None] = [None] * ((IMMOBILIZER + 1) * 81)
+
+
+def _row(kind: int, src: int) -> list[PieceMove | None]:
+    """The piece's table of moves from `src`, made empty the first time it moves from there."""
+    row = _ROWS[kind * 81 + src] = [None] * 162
+    return row
+
+
+def _from_row(row: list[PieceMove | None], kind: int, src: int, dst: int, capture: bool) -> PieceMove:
+    """The move from `src` to `dst` out of the piece's table, made the first time."""
+    i = dst + 81 if capture else dst
+    m = row[i]
+    if m is None:
+        m = row[i] = _piece_move(WRITTEN[kind], src, dst, capture)
+    return m
+
+
+def _board(state: WarState) -> bytes | bytearray:
+    """The state's pieces then sides as bytes: the ones it keeps (`WarState.cells`), else made."""
+    cells = state.cells
+    return cells if cells is not None else bytes(state.piece) + bytes(state.side)
+
+
+def _pieces(state: WarState) -> bytes | bytearray:
+    """The state's pieces as bytes (the sides may follow): the ones it keeps, else made."""
+    cells = state.cells
+    return cells if cells is not None else bytes(state.piece)
+
+
+def _found(board: bytes | bytearray, value: int, start: int = 0, stop: int = 81) -> list[int]:
+    """The cells whose byte in `board[start:stop]` is `value`, ascending, searched for in C."""
+    out: list[int] = []
+    i = board.find(value, start, stop)
+    while i >= 0:
+        out.append(i - start)
+        i = board.find(value, i + 1, stop)
+    return out
+
+
+def _frozen(piece: list[int], side: list[int], immobilizers: list[int], colour: int) -> set[int]:
+    """2.6: `colour`'s numbers next to an enemy Immobilizer, looked for around the
+    Immobilizers (at most four) instead of on all 81 cells."""
+    out: set[int] = set()
+    for c in immobilizers:
+        s = side[c]
+        if s and s != colour:
+            for n in KING[c]:
+                if side[n] == colour and 0 < piece[n] < 10:
+                    out.add(n)
+    return out
+
+
+def _reach(piece: list[int], side: list[int], own: int, cell: int, near: Sequence[int]) -> tuple[int, ...]:
+    """2.1, 2.4: where `own`'s number on `cell` may step (`War.number_targets`) when
+    `near` (ascending) are the friendly Leaps beside it: a King's step, or one from one
+    of them or from a second Leap beside it, never back to `cell`."""
+    more = list(KING[cell])
+    for leap in near:
+        more.extend(KING[leap])
+        for second in KING[leap]:
+            if piece[second] == LEAP and side[second] == own and second != cell:
+                more.extend(KING[second])
+    return tuple(dict.fromkeys(t for t in more if t != cell))
+
+
+def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int], board: bytes | bytearray,
+               cells: Sequence[int]) -> list[Move]:
+    """The legal moves of `own`'s pieces on `cells` (ascending; 2.1-2.6), cell by cell.
+    `board` holds the pieces as bytes (`WarState.cells`, read to cell 80): the Leaps
+    and a digit's holders are found in it by byte search, and the Sudoku rule (2.1)
+    becomes one bit test per target against the peers of the digit's other holders.
+    Each move object is found by its index in a table."""
+    moves: list[Move] = []
+    add = moves.append
+    leaps: list[int] = []
+    lent: set[int] | None = None  # 2.4: where a number has a Leap beside it; found at the first number
+    for cell in cells:
+        kind = piece[cell]
+        if not kind:
+            continue
+        row = _ROWS[kind * 81 + cell] or _row(kind, cell)
+        if kind < 10:  # a number (2.1)
+            if cell in frozen:
+                continue
+            if lent is None:
+                leaps = [c for c in _found(board, LEAP) if side[c] == own]
+                lent = set().union(*[KING_SET[c] for c in leaps])
+            blocked = 0  # the cells where `kind` would share a unit with another of its holders
+            h = board.find(kind, 0, 81)
+            while h >= 0:
+                if h != cell:
+                    blocked |= PEER_MASK[h]
+                h = board.find(kind, h + 1, 81)
+            targets = KING[cell]
+            if cell in lent:
+                targets = _reach(piece, side, own, cell, [n for n in leaps if n in KING_SET[cell]])
+            for t in targets:
+                st = side[t]
+                if st == own or blocked >> t & 1:
+                    continue
+                i = t + 81 if st else t
+                m = row[i]
+                if m is None:
+                    m = row[i] = _piece_move(WRITTEN[kind], cell, t, bool(st))
+                add(m)
+            continue
+        if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
+            for t in KNIGHT_JUMPS[cell]:
+                if not piece[t]:
+                    add(_from_row(row, kind, cell, t, False))
+                elif side[t] != own and piece[t] >= 10:
+                    add(_from_row(row, kind, cell, t, True))
+            continue
+        if kind == IMMOBILIZER:  # 2.6: a King's step, no capture
+            for t in KING[cell]:
+                if not piece[t]:
+                    add(row[t] or _from_row(row, kind, cell, t, False))
+            continue
+        for ray in (QUEEN_RAYS[cell] if kind == LEAP else ROOK_RAYS[cell]):  # 2.2-2.4: slides, no capture
+            for t in ray:
+                if piece[t]:
+                    if kind == STAR and side[t] != own and piece[t] < 10:
+                        add(row[t + 81] or _from_row(row, kind, cell, t, True))  # suicide capture (2.2)
+                    break
+                add(row[t] or _from_row(row, kind, cell, t, False))
+        if kind == STAR:  # 2.2: a jump to an empty cell of its own field, or a suicide capture there
+            for t, between in STAR_JUMPS[cell]:
+                p = piece[t]
+                if p and (p >= 10 or side[t] == own):
+                    continue
+                if between is not None and not any(piece[b] for b in between):
+                    continue  # a slide got there
+                add(_from_row(row, kind, cell, t, bool(p)))
+        elif kind == CORRECTOR:  # 2.3: replace an orthogonally adjacent friendly number
+            for t in ORTHO[cell]:
+                n = piece[t]
+                if side[t] == own and 0 < n < 10:
+                    present = set(PEER_PIECES[t](piece))
+                    present.add(n)
+                    moves.extend([r for d, r in REPLACEMENTS[t] if d not in present])
+    return moves
+
+
+# --- one question about a position, answered without making every move ---------------------
 
 
 def _immobilizers(state: WarState) -> list[int]:
@@ -859,7 +846,7 @@ def _can_move(piece: list[int], side: list[int], own: int, cell: int) -> bool:
                 return True
         for leap in KING[cell]:  # 2.4: the steps a Leap beside it lends
             if piece[leap] == LEAP and side[leap] == own:
-                return bool(_all_moves(piece, side, own, set(), (cell,)))
+                return bool(_all_moves(piece, side, own, set(), bytes(piece), (cell,)))
         return False
     if kind == KNIGHT:
         for t in KNIGHT_JUMPS[cell]:
