@@ -1324,7 +1324,7 @@ def test_war_3_every_kind_of_ending_is_written_and_audits(corr, tmp_path: Path, 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_war_2_legal_moves_in_one_sweep_are_every_piece_s_moves_in_order(seed: int) -> None:
-    """`legal_moves` sweeps the board once, the digit counts made once for all pieces;
+    """`legal_moves` sweeps the side's pieces once, what they share found once for all;
     `piece_moves` makes them for its one piece. The side's moves are each cell's moves in
     cell order, in every position of random games (whether they are the rules' moves is
     `test_war_2_3_every_generated_move_and_ending_matches_the_rules_written_out_here`'s to check)."""
