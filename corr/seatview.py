@@ -60,6 +60,9 @@ class SeatView:
     #: the first of them that keeps the game's main rule (a Domino misplacement is legal
     #: but costs a life): what a message shows the notation by
     safe: Move | None = None
+    #: the move to show the notation by, asked alone (`example=True`): found without
+    #: listing every legal move (`Game.example_for`)
+    shown: Move | None = None
     #: a copy of the whole position, only where nothing in it is hidden from the viewer
     #: (asked with `moves=True`): a computer opponent may try moves on it
     state: Any = None
@@ -103,15 +106,20 @@ class SeatView:
     def example(self) -> Move | None:
         """A move to show the notation by: the first legal move that keeps the game's
         main rule, else the first legal move."""
+        if self.shown is not None:
+            return self.shown
         return self.safe if self.safe is not None else (self.legal[0] if self.legal else None)
 
 
-def observe(table: Position, viewer: str | None = None, *, moves: bool = False, claims: bool = False) -> SeatView:
+def observe(table: Position, viewer: str | None = None, *, moves: bool = False, claims: bool = False,
+            example: bool = False) -> SeatView:
     """What `viewer` (a seat; None: the public) may see of `table` now. With `moves`,
     also the viewer's legal moves, a safe example among them first, and - where the game
     hides nothing from it - a copy of the whole position; with `claims` too, which of
     those moves take a field only when written with a claim (a look at each move: only
-    for those who list them to a player)."""
+    for those who list them to a player). With `example` alone, only the move a message
+    shows the notation by (`SeatView.example`), refused where `moves` would be: a
+    message needs no more, and listing every move costs more than the rest of it."""
     game, state = table.game, table.state
     if viewer is not None and viewer not in game.seats:
         raise UsageError(f"no seat {viewer!r} (seats: {', '.join(game.seats)})")
@@ -128,6 +136,7 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False, 
         if game.whole_view(viewer):
             whole_state = game.clone(state)
     safe = next((m for m in legal if game.check(state, m, viewer) is None), None)
+    shown = _example(table, viewer) if example and not moves and viewer is not None else None
     return SeatView(
         viewer=viewer,
         position=_position(table, viewer, steps, seen),
@@ -138,6 +147,7 @@ def observe(table: Position, viewer: str | None = None, *, moves: bool = False, 
         legal=legal,
         claims=claimed,
         safe=safe,
+        shown=shown,
         state=whole_state,
         own_board=game.own_boards and len(game.seats) > 1,
         dealt=game.is_hidden(game.opts),
@@ -156,15 +166,27 @@ def unclaimed(table: Position, seat: str, move: Move) -> Claim | None:
 def _legal(table: Position, seat: str) -> list[Move]:
     """`seat`'s legal moves when it may move; () when it may not. A copy that does not
     know the hidden cards or digits the moves depend on cannot list them: refused."""
+    return list(table.game.legal_for(table.state, seat)) if _may_move(table, seat) else []
+
+
+def _example(table: Position, seat: str) -> Move | None:
+    """`seat`'s move to show the notation by (`Game.example_for`) when it may move, else
+    None; refused where `_legal` is."""
+    return table.game.example_for(table.state, seat) if _may_move(table, seat) else None
+
+
+def _may_move(table: Position, seat: str) -> bool:
+    """Whether `seat` may move now; raises where this copy cannot know its moves (they
+    depend on hidden cards or digits, and it has no dealer's secret)."""
     game = table.game
     if seat not in table.on_turn() or table.result().over:
-        return []
+        return False
     if not game.dealt:
         from corr.engine.dealer import secret_path
 
         raise UsageError(f"{table.path}: the legal moves of {game.title} depend on {game.secret}, and this copy has "
                          f"no dealer's secret ({secret_path(table.path).name}); the dealer's copy lists them")
-    return list(game.legal_for(table.state, seat))
+    return True
 
 
 def _last_played(steps: tuple[Step, ...]) -> Step | None:

@@ -298,6 +298,13 @@ class Game(Generic[S]):
         """The moves `seat` may make now: the legal moves when it is on turn."""
         return self.legal_moves(state) if seat in self.on_turn(state) else []
 
+    def example_for(self, state: S, seat: str) -> Move | None:
+        """The move a message to `seat` shows the notation by: the first of its legal
+        moves (`legal_for`) that keeps the main rule (`check`), else the first; None when
+        it has none. A game whose legal moves are many may find it without listing them."""
+        legal = self.legal_for(state, seat)
+        return next((m for m in legal if self.check(state, m, seat) is None), legal[0] if legal else None)
+
     def automatic(self, state: S, now: datetime | None = None) -> list[tuple[str, str]]:
         """(type, seat) records the game makes by itself at `now`: after a record (a seat
         that can place nothing more passes, the dealer reveals the deal at the end) and

@@ -459,12 +459,12 @@ def _sender(value: str) -> tuple[str, str]:
 
 
 def _view(rep: Any, seat: str | None) -> SeatView:
-    """The seat's view a message is built from, with its moves where this copy knows
-    them (a player's copy of a game with hidden cards does not)."""
+    """The seat's view a message is built from, with its example move where this copy
+    knows its moves (a player's copy of a game with hidden cards does not)."""
     from corr.seatview import observe
 
     try:
-        return observe(rep, seat, moves=seat is not None)
+        return observe(rep, seat, example=seat is not None)
     except UsageError:
         return observe(rep, seat)
 

@@ -22,6 +22,8 @@ from corr.notation import Move, Placement
 _FIELD_READ: list[Any] = [None] + [itemgetter(*FIELD_CELLS[f]) for f in DIGITS]
 
 TILES_PER_DIGIT = 9  # 1.1
+#: The cells in the order the legal moves list them: field by field, each by its places.
+_BY_FIELD = tuple(sorted(range(81), key=lambda c: (c // 27, c % 9 // 3, c // 9 % 3, c % 3)))
 
 
 @dataclass
@@ -166,11 +168,20 @@ class Combat(AsWritten, Game[CombatState]):
             return []
         supply = self._supply_mask(state)
         cand = state.grid.cand
-        return [
-            Placement(d, c)
-            for c in sorted(range(81), key=lambda c: (c // 27, c % 9 // 3, c // 9 % 3, c % 3))
-            for d in digits_of(cand[c] & supply)
-        ]
+        return [Placement(d, c) for c in _BY_FIELD for d in digits_of(cand[c] & supply)]
+
+    def example_for(self, state: CombatState, seat: str) -> Move | None:
+        """The first legal move, found without listing them all: a legal placement puts a
+        candidate from the supply, which breaks no rule (`check_placement`), so the first
+        one keeps it."""
+        if seat not in self.on_turn(state) or state.over:
+            return None
+        supply, cand = self._supply_mask(state), state.grid.cand
+        for c in _BY_FIELD:
+            mask = cand[c] & supply
+            if mask:
+                return Placement((mask & -mask).bit_length() - 1, c)  # its lowest digit
+        return None
 
     def apply(self, state: CombatState, action: Action) -> Outcome:
         if action.type == "move":
