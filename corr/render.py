@@ -56,6 +56,9 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
     env.filters.update(filters(colour))
     env.filters["visible"] = visible  # text from the log, as a move written by hand
     env.filters["counted"] = counted  # `3|counted("stone")`: 3 stones, 1 stone
+    env.filters["plain_cells"] = plain_cells
+    env.filters["drawn_row"] = drawn_row
+    env.filters["wordwrap"] = wordwrap
     return env
 
 
@@ -82,6 +85,69 @@ def cells(rows: list[list[dict[str, Any]]]) -> list[list[Cell]]:
     """The board's rows as the templates read them: the seat view's cells, as they are."""
     return [[Cell(index=r * 9 + c, blank=not (cell["digit"] or cell["owner"] or cell["last"] or cell["given"]), **cell)
              for c, cell in enumerate(row)] for r, row in enumerate(rows)]
+
+
+def _pass_environment(func: Any) -> Any:
+    """`func` given the template environment as its first argument (`jinja2.pass_environment`,
+    imported only when a template filter is made)."""
+    import jinja2
+
+    return jinja2.pass_environment(func)
+
+
+@_pass_environment
+def plain_cells(env: Any, rows: list[list[Cell]]) -> list[str]:
+    """The text board's 81 cells, 3 characters each, row by row: the last move's tile in
+    brackets, an empty place as `.`, each through the environment's colour filters (the
+    identity without colour). Drawn here rather than in the template: 81 cells a board."""
+    last, seat_colour = env.filters["last_move"], env.filters["seat_colour"]
+    return [last(f"[{c.digit or '.'}]") if c.last else (f" {seat_colour(c.digit, c.owner)} " if c.digit else " . ")
+            for row in rows for c in row]
+
+
+#: How many drawn rows `drawn_row` keeps: a host mailing many games meets the same rows again.
+ROWS_KEPT = 1024
+_rows_drawn: dict[tuple[Any, ...], Any] = {}
+
+
+def drawn_row(row: list[Cell], draw: Any) -> Any:
+    """`draw(row)`, the macro that draws a board's row, kept for the next row of the same
+    marks: a macro of a template imported without context sees only its arguments and
+    its template's constants, so the same marks draw the same row. The marks are all a
+    cell's that `cells` does not work out from its index; the macro itself is part of
+    the key, so another template's (or environment's) is never mixed up with it. At
+    most ROWS_KEPT rows are kept, the oldest dropped first."""
+    key = (draw, *((c.index, c.digit, c.owner, c.last, c.given) for c in row))
+    drawn = _rows_drawn.get(key)
+    if drawn is None:
+        drawn = draw(row)
+        if len(_rows_drawn) >= ROWS_KEPT:
+            del _rows_drawn[next(iter(_rows_drawn))]
+        _rows_drawn[key] = drawn
+    return drawn
+
+
+#: How many wrapped texts `wordwrap` keeps: a message's sentences recur in every message.
+WRAPS_KEPT = 1024
+
+
+@_pass_environment
+def wordwrap(env: Any, text: Any, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None,
+             break_on_hyphens: bool = True) -> str:
+    """Jinja's `wordwrap`, a text wrapped before kept for the next time it comes."""
+    if type(text) is not str or (wrapstring is not None and type(wrapstring) is not str):
+        from jinja2.filters import do_wordwrap
+
+        return do_wordwrap(env, text, width, break_long_words, wrapstring, break_on_hyphens)
+    return _wrapped(env, text, width, break_long_words, wrapstring, break_on_hyphens)
+
+
+@lru_cache(maxsize=WRAPS_KEPT)
+def _wrapped(env: Any, text: str, width: int, break_long_words: bool, wrapstring: str | None,
+             break_on_hyphens: bool) -> str:
+    from jinja2.filters import do_wordwrap
+
+    return do_wordwrap(env, text, width, break_long_words, wrapstring, break_on_hyphens)
 
 
 def _template_name(game: str, fmt: str) -> str:
