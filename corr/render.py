@@ -155,12 +155,13 @@ def _template_name(game: str, fmt: str) -> str:
     return f"{game}/board.{'txt' if fmt == 'text' else 'html'}"
 
 
-def render(view: SeatView, fmt: str = "text", colour: bool = False) -> str:
+def render(view: SeatView, fmt: str = "text", colour: bool = False, drawn: list[list[Cell]] | None = None) -> str:
     """A seat view in one of FORMATS; `colour`: a text board coloured for a terminal
-    (corr.term)."""
+    (corr.term). `drawn`: the view's `cells`, made once by a caller that draws the board
+    in several formats."""
     if fmt == "json":
         return json.dumps(view.position, indent=2, ensure_ascii=False) + "\n"
-    context: dict[str, Any] = {"p": view.position, "rows": cells(view.rows)}
+    context: dict[str, Any] = {"p": view.position, "rows": cells(view.rows) if drawn is None else drawn}
     template = _template_name(view.position["game"], fmt)
     return environment(colour and fmt == "text").get_template(template).render(context)
 

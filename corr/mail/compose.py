@@ -133,13 +133,14 @@ class SharedParts:
     def __init__(self, rep: Any) -> None:
         self.rep = rep
         self._public: SeatView | None = None
+        self._cells: Any = None  # the public board's cells, made once for every format
         self._drawn: dict[str, str] = {}
         self._log: tuple[bytes, EmailMessage] | None = None
         self._attached: tuple[bytes, mime.Attached | None] | None = None
 
     def draw(self, view: SeatView, fmt: str) -> str:
         """The board of `view` in `fmt`: the public one's when it shows the same."""
-        from corr.render import render
+        from corr.render import cells, render
         from corr.seatview import shows_public_board
 
         if self._public is None:
@@ -147,7 +148,9 @@ class SharedParts:
         if not shows_public_board(view, self._public):
             return render(view, fmt)
         if fmt not in self._drawn:
-            self._drawn[fmt] = render(self._public, fmt)
+            if self._cells is None:
+                self._cells = cells(self._public.rows)
+            self._drawn[fmt] = render(self._public, fmt, drawn=self._cells)
         return self._drawn[fmt]
 
     def attachment(self, data: bytes) -> EmailMessage:

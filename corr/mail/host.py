@@ -302,8 +302,8 @@ def _read_idle(path: Path) -> Any:
     """The idle note, or None when there is none or it cannot be read (a cache: a bad
     one is only a reason to replay)."""
     try:
-        return json.loads(path.read_bytes()) if os.path.exists(path) else None
-    except (OSError, ValueError, RecursionError):
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):  # none (FileNotFoundError) among them
         return None
 
 

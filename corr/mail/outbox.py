@@ -162,6 +162,7 @@ class Outbox:
         self._last = 0
         self._unsettled = False  # a message renamed into new/ since the folder was last fsynced
         self._unlinked = False  # a message sent and taken out of new/ since the folder was last fsynced
+        self._made: set[str] = set()  # the folders this object made or found: one pass at a time holds them
         # file name -> bytes and envelope (`put_bytes`), of the messages this object wrote
         self._written: dict[str, tuple[bytes, tuple[str, list[str]] | None]] = {}
 
@@ -233,7 +234,12 @@ class Outbox:
         return self._known
 
     def _make(self, *folders: str) -> None:
-        """Make the outbox's folders that are missing (each made durable)."""
+        """Make the outbox's folders that are missing (each made durable); those this
+        object made or found before are not looked for again (a pass writes many
+        messages, and holds the games folder's lock while it does)."""
+        folders = tuple(folder for folder in folders if folder not in self._made)
+        if not folders:
+            return
         if not self.root.is_dir():
             self.root.mkdir(mode=0o700, exist_ok=True)
             sync_dir(self.root.parent)
@@ -244,6 +250,7 @@ class Outbox:
                 made = True
         if made:
             sync_dir(self.root)
+        self._made.update(folders)
 
     def _names(self) -> list[str]:
         """The files of `new/`, oldest first (their names start with the time they were made)."""
@@ -323,8 +330,9 @@ class Outbox:
     def _flush(self, config: SmtpConfig, now: datetime, echo: Echo, done: Flushed) -> None:
         self._clear_tmp()
         due = []
+        kept = self._sidecars()  # listed once: most messages were never tried, and have none
         for name in self._names():
-            tries = self._tries(name)
+            tries = self._tries(name) if f"{name}.json" in kept else _Tries()
             if tries.next is None or tries.next <= now or tries.next > now + MAX_WAIT:  # beyond: not ours
                 due.append((name, tries))
         server: Connection | None = None
@@ -344,7 +352,7 @@ class Outbox:
                         done.failures.append(line)
                         echo(line)
                         break
-                if not self._send(server, name, msg, tries, now, echo, done):
+                if not self._send(server, name, msg, tries, now, echo, done, f"{name}.json" in kept):
                     break
         finally:
             if server is not None:
@@ -355,8 +363,9 @@ class Outbox:
         self._clear_sidecars()
 
     def _send(self, server: Connection, name: str, msg: _Ready, tries: _Tries, now: datetime, echo: Echo,
-              done: Flushed) -> bool:
-        """Send one message; False when the connection is gone (the pass sends no more)."""
+              done: Flushed, tried: bool = True) -> bool:
+        """Send one message; False when the connection is gone (the pass sends no more).
+        `tried`: its tries sidecar may stand in `tries/` (the flush listed it there)."""
         try:
             refused = msg.send(server)
         except Exception as err:  # noqa: BLE001 - NotSent, or a bug: the message waits either way
@@ -373,7 +382,8 @@ class Outbox:
             echo(line)
             return False
         done.sent += 1
-        _remove(self.root / TRIES / f"{name}.json")
+        if tried:
+            _remove(self.root / TRIES / f"{name}.json")
         if refused:
             line = f"outbox: sent the message {msg.about()}, but the server refused {flat(', '.join(refused), 300)}"
             done.failures.append(line)
@@ -467,15 +477,21 @@ class Outbox:
         for name in names:
             _remove(self.root / TMP / name)
 
+    def _sidecars(self) -> set[str]:
+        """The files of `tries/` (none when it cannot be listed)."""
+        try:
+            return set(os.listdir(self.root / TRIES))
+        except OSError:
+            return set()
+
     def _clear_sidecars(self) -> None:
         """Remove the tries of messages no longer in `new/`."""
-        try:
-            names = os.listdir(self.root / TRIES)
-        except OSError:
+        names = [name for name in self._sidecars() if name.endswith(".json")]
+        if not names:
             return
         waiting = set(self._names())
         for name in names:
-            if name.endswith(".json") and name[:-5] not in waiting:
+            if name[:-5] not in waiting:
                 _remove(self.root / TRIES / name)
 
     # -- listing ----------------------------------------------------------------------
