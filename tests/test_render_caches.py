@@ -1,19 +1,26 @@
-"""What the boards keep between draws changes nothing drawn: a board row kept by
-`drawn_row` is the row its macro draws afresh, a text wrapped before is the text Jinja's
-`wordwrap` wraps, the text board's cells (`plain_cells`) are what each cell shows, and a
-seat with hidden cards still sees only its own after boards of other viewers were drawn."""
+"""What the boards and messages keep between draws changes nothing drawn: a board row
+kept by `drawn_row` is the row its macro draws afresh, a text wrapped before is the text
+Jinja's `wordwrap` wraps, the text board's cells (`plain_cells`) are what each cell
+shows, a seat with hidden cards still sees only its own after boards of other viewers
+were drawn, and the parts a position's messages share say what each message alone says."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from jinja2.filters import do_wordwrap
 
-from corr import randomplay, render
+from corr import engine, randomplay, render
+from corr.mail import mime
+from corr.mail.compose import SharedParts, draft
 from corr.render import ROWS_KEPT, cells, environment, plain_cells
 from corr.seatview import observe
 from corr.term import strip
+from test_mail_parts import KINDS, new_game
+
+HOST = "Host <host@example.org>"
 
 
 def positions(game: str, seats: int, count: int, options: dict[str, str] | None = None) -> list[object]:
@@ -126,3 +133,29 @@ def test_a_seat_with_hidden_cards_sees_only_its_own_after_other_boards_were_draw
                     assert held == [f"hand:   {seat} holds {', '.join(map(str, hand)) or 'no card'}"]
                     shown += bool(hand)
     assert shown
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_position_s_messages_say_what_each_seat_s_message_alone_says(tmp_path: Path, kind: str) -> None:
+    """The parts a host shares among a position's messages (`SharedParts.part`, the last
+    text part written) change no word of any: each seat's text and HTML are those of
+    its message composed alone, and a seat told the same as the one before is given
+    that part again."""
+    rep = engine.load(new_game(tmp_path, kind))
+    shared = SharedParts(rep)
+    drafts = {seat: draft(rep, seat, sender=HOST, boards=shared) for seat in rep.game.seats}
+    for seat, made in drafts.items():
+        alone = draft(rep, seat, sender=HOST)
+        assert (made.text, made.html) == (alone.text, alone.html), seat
+        assert made.written() is not None
+        assert mime._new_text_part(made.html, "html", True) == mime._text_part(made.html, "html", True)
+    seats = list(drafts)
+    for before, after in zip(seats, seats[1:]):
+        if drafts[before].text == drafts[after].text:
+            assert drafts[before].text is drafts[after].text  # the part made for the seat before
+
+
+def test_a_text_part_is_written_again_for_another_text() -> None:
+    for text in ["one\n", "two\n", "two\n", "x" * 300 + "\n", "one\n", "caf\u00e9\n"]:
+        for subtype, version in (("plain", False), ("html", True)):
+            assert mime._text_part(text, subtype, version) == mime._new_text_part(text, subtype, version)

@@ -137,6 +137,7 @@ class SharedParts:
         self._drawn: dict[str, str] = {}
         self._log: tuple[bytes, EmailMessage] | None = None
         self._attached: tuple[bytes, mime.Attached | None] | None = None
+        self._said: dict[str, tuple[dict[str, Any], str]] = {}  # template -> the last letter and its part
 
     def draw(self, view: SeatView, fmt: str) -> str:
         """The board of `view` in `fmt`: the public one's when it shows the same."""
@@ -152,6 +153,15 @@ class SharedParts:
                 self._cells = cells(self._public.rows)
             self._drawn[fmt] = render(self._public, fmt, drawn=self._cells)
         return self._drawn[fmt]
+
+    def part(self, template: str, letter_: dict[str, Any]) -> str:
+        """A mail part from its template and letter (`environment_render`), the one made
+        for the seat before when its letter says the same: seats not on turn are most
+        often told the same words of the same position."""
+        kept = self._said.get(template)
+        if kept is None or kept[0] != letter_:
+            kept = self._said[template] = (letter_, environment_render(template, letter_))
+        return kept[1]
 
     def attachment(self, data: bytes) -> EmailMessage:
         """The attachment part of the log `data`, the one made before when it is the same."""
@@ -209,16 +219,20 @@ def letter(rep: Any, seat: str | None, since_seq: int | None = None, sender: str
     header = rep.header
     entry = next((s for s in header.seats if s.seat == seat), None)
     mine = seat is not None and seat in rep.on_turn() and not view.over
+    alone = bool(seat is not None and private(rep, seat))
     return {
         "title": view.position["title"],
         "id": header.id,
         "seq": view.seq,
-        "to": None if entry is None else {"seat": entry.seat, "name": short_name(entry.name), "email": entry.email},
+        # named only where the message says it is for this seat alone: the seats not on
+        # turn are then told the same, and a host writes that once (`SharedParts.part`)
+        "to": None if entry is None or not alone else {"seat": entry.seat, "name": short_name(entry.name),
+                                                        "email": entry.email},
         "turn": turn(rep, view),
         "reply": how_to_answer(rep, view, sender) if mine else None,
         "follow": _follow(rep, seat) if not mine and not view.over else None,
         "saved_as": SAVED_AS,
-        "private": bool(seat is not None and private(rep, seat)),
+        "private": alone,
         "private_header": PRIVATE_HEADER,
         "new_records": record_lines(view, rep, since),
         "attached": view.whole,
@@ -442,8 +456,9 @@ def draft(
         if signature is not None:
             headers.append((PANEL_SIG_HEADER, signature))
     said = letter(rep, seat.seat, since_seq, sent_from, "text", view, boards)
-    plain = environment_render("mail.txt", said)
-    html = environment_render("mail.html", letter(rep, seat.seat, None, sent_from, "html", view, boards, said))
+    shown = letter(rep, seat.seat, None, sent_from, "html", view, boards, said)
+    render = environment_render if boards is None else boards.part
+    plain, html = render("mail.txt", said), render("mail.html", shown)
     lines = log_lines(view, rep)
     data = None if lines is None else b"".join(line + b"\n" for line in lines)
     return Draft(headers, plain, html, data, rep, boards)

@@ -194,9 +194,23 @@ def _date(value: str) -> str | None:
     return value[:-3] + "+0000"
 
 
+#: The last text part written of each kind, and its text: the messages of one position
+#: to the seats not on turn most often say the same, and are written one after another.
+_LAST_PART: dict[tuple[str, bool], tuple[str, bytes | None]] = {}
+
+
 def _text_part(text: str, subtype: str, version: bool) -> bytes | None:
     """A text part as `set_content(text, subtype=..., charset="utf-8")` makes it and the
-    generator writes it; `version`: it carries MIME-Version (a part `add_alternative` made)."""
+    generator writes it; `version`: it carries MIME-Version (a part `add_alternative` made).
+    The part written last of its kind is written again only for another text."""
+    last = _LAST_PART.get((subtype, version))
+    if last is None or last[0] != text:
+        last = _LAST_PART[subtype, version] = (text, _new_text_part(text, subtype, version))
+    return last[1]
+
+
+def _new_text_part(text: str, subtype: str, version: bool) -> bytes | None:
+    """`_text_part`, written afresh."""
     try:
         lines = text.encode("utf-8").splitlines()
     except UnicodeEncodeError:
