@@ -149,13 +149,16 @@ def test_a_position_s_messages_say_what_each_seat_s_message_alone_says(tmp_path:
         assert (made.text, made.html) == (alone.text, alone.html), seat
         assert made.written() is not None
         assert mime._new_text_part(made.html, "html", True) == mime._text_part(made.html, "html", True)
-    seats = list(drafts)
-    for before, after in zip(seats, seats[1:]):
-        if drafts[before].text == drafts[after].text:
-            assert drafts[before].text is drafts[after].text  # the part made for the seat before
+    made = list(drafts.values())
+    for i, one in enumerate(made):
+        for other in made[i + 1:]:
+            if one.text == other.text:
+                assert one.text is other.text  # the part made for the seat before
 
 
 def test_a_text_part_is_written_again_for_another_text() -> None:
-    for text in ["one\n", "two\n", "two\n", "x" * 300 + "\n", "one\n", "caf\u00e9\n"]:
+    for text in ["one\n", "two\n", "two\n", "x" * 300 + "\n", "one\n", "caf\u00e9\n", *map("{}\n".format, range(20)),
+                 "one\n"]:
         for subtype, version in (("plain", False), ("html", True)):
             assert mime._text_part(text, subtype, version) == mime._new_text_part(text, subtype, version)
+    assert len(mime._PARTS) == mime._PARTS_KEPT

@@ -137,7 +137,7 @@ class SharedParts:
         self._drawn: dict[str, str] = {}
         self._log: tuple[bytes, EmailMessage] | None = None
         self._attached: tuple[bytes, mime.Attached | None] | None = None
-        self._said: dict[str, tuple[dict[str, Any], str]] = {}  # template -> the last letter and its part
+        self._said: dict[str, list[tuple[dict[str, Any], str]]] = {}  # template -> each letter and its part
 
     def draw(self, view: SeatView, fmt: str) -> str:
         """The board of `view` in `fmt`: the public one's when it shows the same."""
@@ -156,12 +156,14 @@ class SharedParts:
 
     def part(self, template: str, letter_: dict[str, Any]) -> str:
         """A mail part from its template and letter (`environment_render`), the one made
-        for the seat before when its letter says the same: seats not on turn are most
-        often told the same words of the same position."""
-        kept = self._said.get(template)
-        if kept is None or kept[0] != letter_:
-            kept = self._said[template] = (letter_, environment_render(template, letter_))
-        return kept[1]
+        for another seat when its letter says the same: seats not on turn are most often
+        told the same words of the same position."""
+        said = self._said.setdefault(template, [])
+        made = next((part for other, part in said if other == letter_), None)
+        if made is None:
+            made = environment_render(template, letter_)
+            said.append((letter_, made))
+        return made
 
     def attachment(self, data: bytes) -> EmailMessage:
         """The attachment part of the log `data`, the one made before when it is the same."""

@@ -194,19 +194,22 @@ def _date(value: str) -> str | None:
     return value[:-3] + "+0000"
 
 
-#: The last text part written of each kind, and its text: the messages of one position
-#: to the seats not on turn most often say the same, and are written one after another.
-_LAST_PART: dict[tuple[str, bool], tuple[str, bytes | None]] = {}
+#: The text parts written last, by text and kind: the messages of one position to the
+#: seats not on turn most often say the same, and are written one after another.
+_PARTS: dict[tuple[str, str, bool], bytes | None] = {}
+_PARTS_KEPT = 8
 
 
 def _text_part(text: str, subtype: str, version: bool) -> bytes | None:
     """A text part as `set_content(text, subtype=..., charset="utf-8")` makes it and the
     generator writes it; `version`: it carries MIME-Version (a part `add_alternative` made).
-    The part written last of its kind is written again only for another text."""
-    last = _LAST_PART.get((subtype, version))
-    if last is None or last[0] != text:
-        last = _LAST_PART[subtype, version] = (text, _new_text_part(text, subtype, version))
-    return last[1]
+    One of the last _PARTS_KEPT written is not written again."""
+    key = (text, subtype, version)
+    if key not in _PARTS:
+        if len(_PARTS) >= _PARTS_KEPT:
+            del _PARTS[next(iter(_PARTS))]
+        _PARTS[key] = _new_text_part(text, subtype, version)
+    return _PARTS[key]
 
 
 def _new_text_part(text: str, subtype: str, version: bool) -> bytes | None:
