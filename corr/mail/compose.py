@@ -514,13 +514,23 @@ def header_text(msg: Any, name: str, limit: int = 4000) -> str:
     """A header of a hostile message as one string, "" when it is missing, longer than
     `limit` (not parsed at all then) or cannot be read; the first one when doubled."""
     try:
-        raws = [value for key, value in msg.raw_items() if key.lower() == name.lower()]
-        if not raws or len(str(raws[0])) > limit:
-            return ""
-        value = msg.get(name)
+        value = header_value(msg, name, limit)
         return "" if value is None else str(value)
     except Exception:  # noqa: BLE001 - a header the parser cannot read is no header
         return ""
+
+
+def header_value(msg: Any, name: str, limit: int = 4000) -> Any:
+    """The header `header_text` reads, as the parser made it (the first one when
+    doubled), for a caller that reads more of it than its text; None where that gives ""
+    for any reason but the header's text itself."""
+    try:
+        raws = [value for key, value in msg.raw_items() if key.lower() == name.lower()]
+        if not raws or len(str(raws[0])) > limit:
+            return None
+        return msg.get(name)
+    except Exception:  # noqa: BLE001 - a header the parser cannot read is no header
+        return None
 
 
 def message_id(msg: Any) -> str | None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from corr.errors import CorrError, UsageError
 from corr.mail import ATTACHMENT_SUFFIX
-from corr.mail.compose import MAX_SEQ_DIGITS, SUBJECT_RE, header_text
+from corr.mail.compose import MAX_SEQ_DIGITS, SUBJECT_RE, header_text, header_value
 
 #: The largest attached log taken in (bytes, decoded); a bigger one is refused unread.
 MAX_ATTACHMENT = 1 << 20
@@ -286,10 +286,11 @@ def check_headers(msg: EmailMessage) -> None:
 def from_addresses(msg: EmailMessage) -> list[str] | None:
     """The addresses of the message's From header, lower-case; None when it has no From
     the parser can read (a From with an encoded newline, say), which is nobody's."""
-    if not header_text(msg, "From", MAX_HEADER):
-        return None
+    value = header_value(msg, "From", MAX_HEADER)  # parsed once, for its text and its addresses
     try:
-        return [a.addr_spec.lower() for a in msg["From"].addresses]
+        if value is None or not str(value):
+            return None
+        return [a.addr_spec.lower() for a in value.addresses]
     except Exception:  # noqa: BLE001 - a From header the parser cannot read is nobody's
         return None
 
