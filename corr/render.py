@@ -57,6 +57,7 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
     env.filters["visible"] = visible  # text from the log, as a move written by hand
     env.filters["counted"] = counted  # `3|counted("stone")`: 3 stones, 1 stone
     env.filters["plain_cells"] = plain_cells
+    env.filters["framed_rows"] = framed_rows
     env.filters["drawn_row"] = drawn_row
     env.filters["wordwrap"] = wordwrap
     return env
@@ -103,6 +104,13 @@ def plain_cells(env: Any, rows: list[list[Cell]]) -> list[str]:
     last, seat_colour = env.filters["last_move"], env.filters["seat_colour"]
     return [last(f"[{c.digit or '.'}]") if c.last else (f" {seat_colour(c.digit, c.owner)} " if c.digit else " . ")
             for row in rows for c in row]
+
+
+def framed_rows(cells: list[Any]) -> list[str]:
+    """The text board's nine rows of drawn cells (81, row by row), each framed as the
+    fields are: `|` before every third cell and after the last."""
+    drawn = [str(cell) for cell in cells]
+    return ["|" + "|".join("".join(drawn[i:i + 3]) for i in range(row, row + 9, 3)) + "|" for row in range(0, 81, 9)]
 
 
 #: How many drawn rows `drawn_row` keeps: a host mailing many games meets the same rows again.
