@@ -298,11 +298,18 @@ def fingerprint(path: Path) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
-def _read_idle(path: Path) -> Any:
+def _logs(games: Path) -> list[Path]:
+    """The games folder's logs, in order of their names: what `games.glob("*.corr")`
+    finds, without matching each name against a pattern."""
+    return [games / name for name in sorted(os.listdir(games)) if name.endswith(ATTACHMENT_SUFFIX)]
+
+
+def _read_idle(path: str) -> Any:
     """The idle note, or None when there is none or it cannot be read (a cache: a bad
     one is only a reason to replay)."""
     try:
-        return json.loads(path.read_bytes())
+        with open(path, "rb") as note:
+            return json.loads(note.read())
     except (OSError, ValueError, RecursionError):  # none (FileNotFoundError) among them
         return None
 
@@ -453,14 +460,15 @@ def _pass(inbox: Inbox, games: Path, config: Any, echo: Echo, now: datetime | No
         report.failures += run_events(tournaments, games, when, config.sender,
                                       lambda msg, failure: _send(msg, config, report, echo, failure), echo)
     daily = digests.Digest(games, digest, when) if digest is not None else None
-    for path in sorted(games.glob(f"*{ATTACHMENT_SUFFIX}")):
+    for path in _logs(games):
         try:
             seen = fingerprint(path)
-            idle_path = Path(f"{path}{IDLE_SUFFIX}")
-            was_idle = _read_idle(idle_path)
+            idle_note = f"{path}{IDLE_SUFFIX}"
+            was_idle = _read_idle(idle_note)
             if _still_idle(was_idle, seen, when):
                 report.skipped += 1
                 continue
+            idle_path = Path(idle_note)
             state = read_state(path)
             kept = taken.get(path)
             if kept is not None and kept[0] == seen:  # the log as a message of this pass left it
