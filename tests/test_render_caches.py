@@ -162,3 +162,18 @@ def test_a_text_part_is_written_again_for_another_text() -> None:
         for subtype, version in (("plain", False), ("html", True)):
             assert mime._text_part(text, subtype, version) == mime._new_text_part(text, subtype, version)
     assert len(mime._PARTS) == mime._PARTS_KEPT
+
+
+@pytest.mark.parametrize("colour", [False, True])
+def test_the_text_board_frames_each_row_of_cells_by_fields(colour: bool) -> None:
+    env = environment(colour)
+    for table in positions("combat", 3, 6):
+        drawn = plain_cells(env, cells(observe(table).rows))
+        rows = render.framed_rows(drawn)
+        assert [strip(row) for row in rows] == [
+            "|" + "|".join("".join(strip(c) for c in drawn[r * 9 + f * 3:r * 9 + f * 3 + 3]) for f in range(3)) + "|"
+            for r in range(9)]
+        assert all(len(strip(row)) == 31 for row in rows)
+        board = render.render(observe(table), "text", colour).splitlines()
+        framed = [line for line in board if line.startswith("|")]
+        assert [line[:len(row)] for line, row in zip(framed, rows)] == rows and len(framed) == 9
