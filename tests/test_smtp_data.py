@@ -46,3 +46,28 @@ def test_a_line_that_starts_with_a_period_arrives_whole(smtp_server, data: bytes
         connection.send_bytes(SENDER, [RECIPIENT], data)
     (envelope,) = inbox.take_envelopes()
     assert envelope.original_content == data
+
+
+def test_an_implicit_tls_connection_sends_the_same_bytes(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`ssl = true` (SMTPS) takes the same DATA: a server with a certificate from the
+    test's own CA, trusted through SSL_CERT_FILE, receives every message whole."""
+    import ssl
+
+    from aiosmtpd.controller import Controller
+
+    from conftest import Inbox, free_port
+    from dovecot import certificate
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(certificate(tmp_path)))
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    inbox, port = Inbox(), free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port, ssl_context=context)
+    controller.start()
+    try:
+        with Connection(SmtpConfig(host="127.0.0.1", port=port, ssl=True)) as connection:
+            for data in MESSAGES[1:3]:
+                connection.send_bytes(SENDER, [RECIPIENT], data)
+    finally:
+        controller.stop()
+    assert [envelope.original_content for envelope in inbox.take_envelopes()] == MESSAGES[1:3]
