@@ -56,10 +56,10 @@ def environment(colour: bool = False):  # -> jinja2.Environment; jinja2 is impor
     env.filters.update(filters(colour))
     env.filters["visible"] = visible  # text from the log, as a move written by hand
     env.filters["counted"] = counted  # `3|counted("stone")`: 3 stones, 1 stone
-    env.filters["plain_cells"] = plain_cells
+    env.filters["plain_cells"] = jinja2.pass_environment(plain_cells)  # reads the colour filters
     env.filters["framed_rows"] = framed_rows
     env.filters["drawn_row"] = drawn_row
-    env.filters["wordwrap"] = wordwrap
+    env.filters["wordwrap"] = jinja2.pass_environment(wordwrap)  # Jinja's own takes the environment
     return env
 
 
@@ -88,15 +88,6 @@ def cells(rows: list[list[dict[str, Any]]]) -> list[list[Cell]]:
              for c, cell in enumerate(row)] for r, row in enumerate(rows)]
 
 
-def _pass_environment(func: Any) -> Any:
-    """`func` given the template environment as its first argument (`jinja2.pass_environment`,
-    imported only when a template filter is made)."""
-    import jinja2
-
-    return jinja2.pass_environment(func)
-
-
-@_pass_environment
 def plain_cells(env: Any, rows: list[list[Cell]]) -> list[str]:
     """The text board's 81 cells, 3 characters each, row by row: the last move's tile in
     brackets, an empty place as `.`, each through the environment's colour filters (the
@@ -139,7 +130,6 @@ def drawn_row(row: list[Cell], draw: Any) -> Any:
 WRAPS_KEPT = 1024
 
 
-@_pass_environment
 def wordwrap(env: Any, text: Any, width: int = 79, break_long_words: bool = True, wrapstring: str | None = None,
              break_on_hyphens: bool = True) -> str:
     """Jinja's `wordwrap`, a text wrapped before kept for the next time it comes."""
