@@ -697,11 +697,7 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int], bo
                 st = side[t]
                 if st == own or blocked >> t & 1:
                     continue
-                i = t + 81 if st else t
-                m = row[i]
-                if m is None:
-                    m = row[i] = _piece_move(WRITTEN[kind], cell, t, bool(st))
-                add(m)
+                add(row[t + 81 if st else t] or _from_row(row, kind, cell, t, bool(st)))
             continue
         if kind == KNIGHT:  # 2.5: captures enemy hired pieces only
             for t in KNIGHT_JUMPS[cell]:
@@ -744,23 +740,8 @@ def _all_moves(piece: list[int], side: list[int], own: int, frozen: set[int], bo
 
 
 def _immobilizers(state: WarState) -> list[int]:
-    """The cells of the Immobilizers (at most four), searched for in C: in the state's
-    board bytes where it keeps them (a byte search costs next to nothing beside a loop
-    over the 81 cells), else in the list."""
-    out: list[int] = []
-    cells = state.cells
-    if cells is not None:
-        i = cells.find(IMMOBILIZER, 0, 81)
-        while i >= 0:
-            out.append(i)
-            i = cells.find(IMMOBILIZER, i + 1, 81)
-        return out
-    piece = state.piece
-    i = -1
-    for _ in range(piece.count(IMMOBILIZER)):
-        i = piece.index(IMMOBILIZER, i + 1)
-        out.append(i)
-    return out
+    """The cells of the Immobilizers (at most four), found by byte search (`_found`)."""
+    return _found(_pieces(state), IMMOBILIZER)
 
 
 def _held(piece: list[int], side: list[int], cell: int, own: int) -> bool:
