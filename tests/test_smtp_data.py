@@ -23,7 +23,7 @@ MESSAGES = [
 ]
 
 
-def received(port: int, inbox, send) -> list[bytes]:  # type: ignore[no-untyped-def]
+def received(inbox, send) -> list[bytes]:  # type: ignore[no-untyped-def]
     for data in MESSAGES:
         send(data)
     return [envelope.original_content for envelope in inbox.take_envelopes()]
@@ -32,9 +32,9 @@ def received(port: int, inbox, send) -> list[bytes]:  # type: ignore[no-untyped-
 def test_a_message_arrives_as_smtplib_would_send_it(smtp_server) -> None:  # type: ignore[no-untyped-def]
     inbox, port = smtp_server
     with smtplib.SMTP("127.0.0.1", port) as server:
-        theirs = received(port, inbox, lambda data: server.sendmail(SENDER, [RECIPIENT], data))
+        theirs = received(inbox, lambda data: server.sendmail(SENDER, [RECIPIENT], data))
     with Connection(SmtpConfig(host="127.0.0.1", port=port)) as connection:
-        ours = received(port, inbox, lambda data: connection.send_bytes(SENDER, [RECIPIENT], data))
+        ours = received(inbox, lambda data: connection.send_bytes(SENDER, [RECIPIENT], data))
     assert ours == theirs
     assert len(ours) == len(MESSAGES)
 
